@@ -1,0 +1,85 @@
+//! Streaming readers for puzzle files: the line, grid and JSON forms, detected or forced.
+//!
+//! A reader yields one [`Record`] or one error per puzzle, so a broken line is reported and the
+//! rest of the file still read. Line and grid files are read lazily with bounded memory per
+//! line (a line over 1 MiB is reported, not stored); a JSON file is parsed whole.
+
+mod json;
+mod reader;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use json::{grid_to_json, parse_json};
+pub use reader::{MAX_LINE_BYTES, Reader};
+
+use crate::model::{Grid, ParseError};
+
+/// The text form of a puzzle file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Decided from the first puzzle: JSON when it opens with `[` or `{`, the grid form when it
+    /// is a row of small numbers, the line form otherwise.
+    #[default]
+    Auto,
+    /// One puzzle per line, `n*n` symbols.
+    Line,
+    /// `n` lines of `n` numbers per puzzle, puzzles separated by a blank line.
+    Grid,
+    /// A JSON array of rows, an object `{"box": [r, c], "cells": [...]}`, or an array of those.
+    Json,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Auto => "auto",
+            Format::Line => "line",
+            Format::Grid => "grid",
+            Format::Json => "json",
+        })
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Format, String> {
+        <Format as clap::ValueEnum>::from_str(text, true)
+            .map_err(|_| format!("unknown format '{text}'; valid formats: auto, line, grid, json"))
+    }
+}
+
+/// One puzzle read from a source, with what the source claims about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// One-based position among the source's puzzles.
+    pub number: usize,
+    /// One-based line where the puzzle starts (for JSON, the puzzle's number).
+    pub line: usize,
+    /// The puzzle.
+    pub puzzle: Grid,
+    /// A known solution, when the source gives one.
+    pub solution: Option<Grid>,
+    /// A known number of solutions, when the source gives one.
+    pub count: Option<u64>,
+}
+
+/// A puzzle that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    /// Malformed text, with its line and column.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// A JSON document that parsed but does not describe puzzles.
+    #[error("puzzle {puzzle}: {message}")]
+    Json {
+        /// One-based puzzle number in the document.
+        puzzle: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The source could not be read.
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+}

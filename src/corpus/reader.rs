@@ -1,0 +1,353 @@
+//! The streaming reader: one record or one error per puzzle, lines read with bounded memory.
+
+use std::io::{self, BufRead};
+
+use crate::model::{Found, Grid, ParseError, Shape, count_tokens, parse_grid_row, parse_line_record};
+
+use super::{CorpusError, Format, Record, parse_json};
+
+/// The longest line kept in memory; the rest of a longer line is read and dropped.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+enum Mode {
+    Undecided,
+    Line,
+    Grid,
+    Json(std::vec::IntoIter<Result<Record, CorpusError>>),
+    Done,
+}
+
+/// Reads puzzles from any buffered source, one at a time.
+pub struct Reader<R> {
+    input: R,
+    shape: Option<Shape>,
+    mode: Mode,
+    /// The current line, without its line ending.
+    line: Vec<u8>,
+    /// Whether the current line was longer than [`MAX_LINE_BYTES`].
+    overlong: bool,
+    /// Whether `line` holds a line that was read but not yet used.
+    held: bool,
+    line_no: usize,
+    number: usize,
+    /// After a broken grid-form puzzle: skip to the next blank line.
+    skip_to_blank: bool,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader of `format` (or the detected one), with every puzzle read as `shape` when given.
+    pub fn new(input: R, format: Format, shape: Option<Shape>) -> Reader<R> {
+        let mode = match format {
+            Format::Auto | Format::Json => Mode::Undecided,
+            Format::Line => Mode::Line,
+            Format::Grid => Mode::Grid,
+        };
+        let mut reader = Reader {
+            input,
+            shape,
+            mode,
+            line: Vec::new(),
+            overlong: false,
+            held: false,
+            line_no: 0,
+            number: 0,
+            skip_to_blank: false,
+        };
+        if format == Format::Json {
+            reader.start_json();
+        }
+        reader
+    }
+
+    /// Reads the next line into `self.line`; `false` at the end of the input.
+    fn next_line(&mut self) -> io::Result<bool> {
+        if self.held {
+            self.held = false;
+            return Ok(true);
+        }
+        self.line.clear();
+        self.overlong = false;
+        let mut read_any = false;
+        loop {
+            let available = match self.input.fill_buf() {
+                Ok(available) => available,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(err),
+            };
+            if available.is_empty() {
+                break;
+            }
+            read_any = true;
+            let newline = available.iter().position(|&byte| byte == b'\n');
+            let chunk = &available[..newline.unwrap_or(available.len())];
+            let room = MAX_LINE_BYTES.saturating_sub(self.line.len());
+            if chunk.len() > room {
+                self.overlong = true;
+            }
+            self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            let used = newline.map_or(available.len(), |idx| idx + 1);
+            self.input.consume(used);
+            if newline.is_some() {
+                break;
+            }
+        }
+        if !read_any {
+            return Ok(false);
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        self.line_no += 1;
+        Ok(true)
+    }
+
+    fn is_blank(&self) -> bool {
+        self.line.iter().all(u8::is_ascii_whitespace)
+    }
+
+    fn is_comment(&self) -> bool {
+        self.line.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'#')
+    }
+
+    /// Reads the rest of the input as one JSON document.
+    fn start_json(&mut self) {
+        let mut text = "\n".repeat(self.line_no.saturating_sub(1));
+        let mut held = Vec::new();
+        if self.held {
+            held = std::mem::take(&mut self.line);
+            held.push(b'\n');
+            self.held = false;
+        }
+        let mut rest = Vec::new();
+        let records = match self.input.read_to_end(&mut rest) {
+            Err(err) => vec![Err(CorpusError::Io(err))],
+            Ok(_) => {
+                held.extend_from_slice(&rest);
+                match String::from_utf8(held) {
+                    Ok(body) => {
+                        text.push_str(&body);
+                        parse_json(&text, self.shape)
+                    }
+                    Err(err) => {
+                        let offset = err.utf8_error().valid_up_to();
+                        let bytes = err.as_bytes();
+                        let line = self.line_no.max(1) + bytes[..offset].iter().filter(|&&b| b == b'\n').count();
+                        let column = offset - bytes[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+                        vec![Err(ParseError::at(line, column, format!("expected UTF-8 text, found {}", Found(bytes[offset]))).into())]
+                    }
+                }
+            }
+        };
+        self.mode = Mode::Json(records.into_iter());
+    }
+
+    /// Decides the form from the first meaningful line, which stays held for the chosen parser.
+    fn detect(&mut self) {
+        let trimmed = self.line.trim_ascii_start();
+        if matches!(trimmed.first(), Some(b'[' | b'{')) {
+            self.held = true;
+            self.start_json();
+            return;
+        }
+        let first_token = trimmed
+            .split(u8::is_ascii_whitespace)
+            .next()
+            .unwrap_or_default();
+        let looks_like_row = count_tokens(trimmed) >= 2
+            && first_token.len() <= 2
+            && first_token.iter().all(|&b| b.is_ascii_digit() || b == b'.');
+        self.mode = if looks_like_row { Mode::Grid } else { Mode::Line };
+        self.held = true;
+    }
+
+    /// Reads one grid-form puzzle whose first row is the current line.
+    fn read_grid_puzzle(&mut self) -> Result<Record, CorpusError> {
+        let first_line = self.line_no;
+        let shape = match self.shape {
+            Some(shape) => shape,
+            None => {
+                let side = count_tokens(&self.line);
+                Shape::for_side(side).map_err(|err| {
+                    ParseError::line(first_line, format!("a first row of {side} numbers: {err}"))
+                })?
+            }
+        };
+        let side = shape.side();
+        let mut cells = Vec::with_capacity(shape.cell_count());
+        cells.extend(parse_grid_row(&self.line, side, self.line_no)?);
+        while cells.len() < shape.cell_count() {
+            let rows_read = cells.len() / side;
+            if !self.next_line()? || self.is_blank() {
+                return Err(ParseError::line(
+                    self.line_no,
+                    format!("expected {side} rows for the puzzle starting at line {first_line}, found {rows_read}"),
+                )
+                .into());
+            }
+            if self.is_comment() {
+                continue;
+            }
+            self.check_line_bytes()?;
+            cells.extend(parse_grid_row(&self.line, side, self.line_no)?);
+        }
+        Ok(Record {
+            number: self.number,
+            line: first_line,
+            puzzle: Grid::from_cells(shape, cells).expect("every row was checked against the side"),
+            solution: None,
+            count: None,
+        })
+    }
+
+    /// Refuses binary input and overlong lines before any parser sees them.
+    fn check_line_bytes(&mut self) -> Result<(), ParseError> {
+        if let Some(idx) = self.line.iter().position(|&byte| byte == 0) {
+            self.mode = Mode::Done;
+            return Err(ParseError::at(
+                self.line_no,
+                idx + 1,
+                "expected puzzle text, found byte 0x00: this looks like a binary file",
+            ));
+        }
+        if self.overlong {
+            return Err(ParseError::line(
+                self.line_no,
+                format!("expected a puzzle, found a line longer than {MAX_LINE_BYTES} bytes"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Record, CorpusError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Mode::Json(records) = &mut self.mode {
+                let record = records.next();
+                if record.is_none() {
+                    self.mode = Mode::Done;
+                }
+                return record;
+            }
+            if matches!(self.mode, Mode::Done) {
+                return None;
+            }
+            match self.next_line() {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.mode = Mode::Done;
+                    return None;
+                }
+                Err(err) => {
+                    self.mode = Mode::Done;
+                    return Some(Err(err.into()));
+                }
+            }
+            if self.is_blank() {
+                self.skip_to_blank = false;
+                continue;
+            }
+            if self.is_comment() || self.skip_to_blank {
+                continue;
+            }
+            if let Err(err) = self.check_line_bytes() {
+                self.number += 1;
+                return Some(Err(err.into()));
+            }
+            match self.mode {
+                Mode::Undecided => self.detect(),
+                Mode::Line => {
+                    self.number += 1;
+                    let record = parse_line_record(&self.line, self.shape, self.line_no)
+                        .map(|parsed| Record {
+                            number: self.number,
+                            line: self.line_no,
+                            puzzle: parsed.puzzle,
+                            solution: parsed.solution,
+                            count: parsed.count,
+                        })
+                        .map_err(CorpusError::from);
+                    return Some(record);
+                }
+                Mode::Grid => {
+                    self.number += 1;
+                    let record = self.read_grid_puzzle();
+                    if record.is_err() && !self.is_blank() {
+                        self.skip_to_blank = true;
+                    }
+                    return Some(record);
+                }
+                Mode::Json(_) | Mode::Done => unreachable!("handled above"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &[u8]) -> Vec<Result<Record, String>> {
+        Reader::new(text, Format::Auto, None)
+            .map(|item| item.map_err(|err| err.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn line_form_skips_comments_and_reports_broken_lines() {
+        let text = b"# two 4x4 puzzles\n\n1...............\r\n1..x............\n..2.............\n";
+        let records = read(text);
+        assert_eq!(records.len(), 3);
+        assert_eq!(records[0].as_ref().unwrap().line, 3);
+        assert_eq!(
+            records[1].as_ref().unwrap_err(),
+            "line 4, column 4: expected a digit 1-4 or '.', found 'x'"
+        );
+        assert_eq!(records[2].as_ref().unwrap().number, 3);
+    }
+
+    #[test]
+    fn grid_form_reads_puzzles_separated_by_blank_lines() {
+        let text = b"1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 4\n\n0 0 0 0\n0 9 0 0\n0 0 0 0\n0 0 0 0\n\n0 0 0 0\n0 0 0 0\n";
+        let records = read(text);
+        assert_eq!(records.len(), 3);
+        assert_eq!(records[0].as_ref().unwrap().puzzle.clue_count(), 2);
+        assert_eq!(
+            records[1].as_ref().unwrap_err(),
+            "line 7, column 3: expected a number 0-4, found '9'"
+        );
+        assert_eq!(
+            records[2].as_ref().unwrap_err(),
+            "line 12: expected 4 rows for the puzzle starting at line 11, found 2"
+        );
+    }
+
+    #[test]
+    fn binary_and_overlong_input_get_one_error() {
+        let records = read(b"\x7fELF\x02\x01\x01\x00\x00\n\x00\x00\n");
+        assert_eq!(records.len(), 1);
+        assert_eq!(
+            records[0].as_ref().unwrap_err(),
+            "line 1, column 8: expected puzzle text, found byte 0x00: this looks like a binary file"
+        );
+        let mut long = vec![b'1'; MAX_LINE_BYTES + 10];
+        long.extend_from_slice(b"\n................\n");
+        let records = read(&long);
+        assert_eq!(
+            records[0].as_ref().unwrap_err(),
+            "line 1: expected a puzzle, found a line longer than 1048576 bytes"
+        );
+        assert!(records[1].is_ok());
+    }
+
+    #[test]
+    fn json_is_detected_and_line_numbers_kept() {
+        let records = read(b"# comment\n[[1,0,0,0],[0,0,0,0],\n[0,0,0,0],[0,0,0,x]]");
+        assert_eq!(
+            records[0].as_ref().unwrap_err(),
+            "line 3, column 18: expected value"
+        );
+    }
+}

@@ -1,0 +1,405 @@
+//! Text forms of one puzzle: the symbols, the line form and the grid form.
+//!
+//! This module turns text that is already in memory into grids and back; the streaming readers
+//! that feed it lines live in [`crate::corpus`]. Every error names the line and column (both
+//! one-based), what was expected and what was found.
+
+use std::fmt::{self, Write as _};
+
+use super::grid::Grid;
+use super::shape::{MAX_SIDE, Shape};
+
+/// The largest side the line form can write: `1-9` then `A-Z`.
+pub const MAX_LINE_SIDE: usize = 35;
+
+/// The characters that mean "empty" in the line form.
+pub const EMPTY_SYMBOLS: [u8; 4] = [b'.', b'0', b'_', b'-'];
+
+/// A malformed piece of text, with its place.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}{}: {message}", column.map(|c| format!(", column {c}")).unwrap_or_default())]
+pub struct ParseError {
+    /// One-based line number.
+    pub line: usize,
+    /// One-based column, when one place is to blame.
+    pub column: Option<usize>,
+    /// What was expected and what was found.
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error at a line and column.
+    pub fn at(line: usize, column: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            line,
+            column: Some(column),
+            message: message.into(),
+        }
+    }
+
+    /// An error about a whole line.
+    pub fn line(line: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            line,
+            column: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Shows one byte of input in an error: `'x'` when printable, `byte 0x00` otherwise.
+pub struct Found(pub u8);
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_ascii_graphic() {
+            write!(f, "'{}'", self.0 as char)
+        } else if self.0 == b' ' {
+            f.write_str("a space")
+        } else {
+            write!(f, "byte 0x{:02X}", self.0)
+        }
+    }
+}
+
+/// The digit a line-form symbol stands for on a board of side `side`: `Some(0)` for an empty
+/// symbol, `Some(d)` for a digit `1..=side`, `None` for anything else. Letters are
+/// case-insensitive and follow `9`: `A` is 10, `G` is 16, `Z` is 35.
+pub fn symbol_value(symbol: u8, side: usize) -> Option<u8> {
+    let value = match symbol {
+        _ if EMPTY_SYMBOLS.contains(&symbol) => return Some(0),
+        b'1'..=b'9' => symbol - b'0',
+        b'a'..=b'z' => symbol - b'a' + 10,
+        b'A'..=b'Z' => symbol - b'A' + 10,
+        _ => return None,
+    };
+    (value as usize <= side).then_some(value)
+}
+
+/// The line-form symbol for a value; `.` for empty.
+///
+/// # Panics
+/// When `value` is above 35: the line form cannot write it (callers check the side first).
+pub fn symbol_for(value: u8) -> char {
+    match value {
+        0 => '.',
+        1..=9 => (b'0' + value) as char,
+        10..=35 => (b'A' + value - 10) as char,
+        _ => panic!("the line form writes values up to 35, got {value}"),
+    }
+}
+
+/// The alphabet of a side, as an error message says it: `a digit 1-9 or '.'`,
+/// `a symbol 1-9, A-G or '.'`.
+pub fn describe_alphabet(side: usize, empty_allowed: bool) -> String {
+    let empty = if empty_allowed { " or '.'" } else { "" };
+    match side {
+        1..=9 => format!("a digit 1-{side}{empty}"),
+        10 => format!("a symbol 1-9, A{empty}"),
+        _ => format!(
+            "a symbol 1-9, A-{}{empty}",
+            (b'A' + (side.min(MAX_LINE_SIDE) - 10) as u8) as char
+        ),
+    }
+}
+
+
+/// What one line of the line form holds: a puzzle and optionally what is known of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineRecord {
+    /// The puzzle.
+    pub puzzle: Grid,
+    /// A known solution, when the line gives one.
+    pub solution: Option<Grid>,
+    /// A known number of solutions, when the line gives one (as tdoku's test files do).
+    pub count: Option<u64>,
+}
+
+/// Parses one line of the line form: `n*n` symbols, then optional fields separated by `,`,
+/// `;`, `:` or whitespace, each either a known solution (`n*n` digits) or a known solution
+/// count (a decimal number). The first field's length fixes the side unless `shape` is given.
+pub fn parse_line_record(
+    text: &[u8],
+    shape: Option<Shape>,
+    line: usize,
+) -> Result<LineRecord, ParseError> {
+    let mut fields = split_fields(text);
+    let (start, field) = fields
+        .next()
+        .ok_or_else(|| ParseError::line(line, "expected a puzzle, found an empty line"))?;
+    let shape = match shape {
+        Some(shape) => shape,
+        None => infer_line_shape(field.len())
+            .ok_or_else(|| {
+                ParseError::at(
+                    line,
+                    start + 1,
+                    format!(
+                        "expected n*n symbols for a side n of 4 to {MAX_LINE_SIDE} (16, 36, 64, 81, 144, 256, 625, ...), found {}",
+                        field.len()
+                    ),
+                )
+            })?
+            .map_err(|message| ParseError::at(line, start + 1, message))?,
+    };
+    let puzzle = parse_symbols(field, shape, true, line, start)?;
+    let mut record = LineRecord {
+        puzzle,
+        solution: None,
+        count: None,
+    };
+    for (start, field) in fields {
+        if field.iter().all(u8::is_ascii_digit) && field.len() < shape.cell_count().min(20) {
+            let count = std::str::from_utf8(field)
+                .ok()
+                .and_then(|digits| digits.parse().ok())
+                .ok_or_else(|| ParseError::at(line, start + 1, "solution count is too large"))?;
+            record.count = Some(count);
+        } else {
+            record.solution = Some(parse_symbols(field, shape, false, line, start)?);
+        }
+    }
+    Ok(record)
+}
+
+/// The shape a line-form field of `len` symbols implies: `None` when `len` is not a square,
+/// `Some(Err(message))` when it is but no default box shape fits.
+fn infer_line_shape(len: usize) -> Option<Result<Shape, String>> {
+    let side = (1..=MAX_LINE_SIDE).find(|side| side * side == len)?;
+    Some(Shape::for_side(side).map_err(|err| {
+        format!("a puzzle of {len} symbols is {side}x{side}, but {err}")
+    }))
+}
+
+/// Splits a line into fields at `,`, `;`, `:` and runs of whitespace, with each field's
+/// zero-based byte offset.
+fn split_fields(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let is_separator = |byte: &u8| matches!(byte, b',' | b';' | b':') || byte.is_ascii_whitespace();
+    let mut offset = 0;
+    text.split(is_separator).filter_map(move |field| {
+        let start = offset;
+        offset += field.len() + 1;
+        (!field.is_empty()).then_some((start, field))
+    })
+}
+
+/// Parses `n*n` line-form symbols starting at byte `start` of the line.
+fn parse_symbols(
+    field: &[u8],
+    shape: Shape,
+    empty_allowed: bool,
+    line: usize,
+    start: usize,
+) -> Result<Grid, ParseError> {
+    let side = shape.side();
+    let what = if empty_allowed { "puzzle" } else { "solution" };
+    if side > MAX_LINE_SIDE {
+        return Err(ParseError::at(
+            line,
+            start + 1,
+            format!("the line form holds sides up to {MAX_LINE_SIDE}; a {shape} box shape has side {side}: use the grid or JSON form"),
+        ));
+    }
+    let mut cells = Vec::with_capacity(shape.cell_count());
+    for (offset, &symbol) in field.iter().enumerate() {
+        let column = start + offset + 1;
+        if offset >= shape.cell_count() {
+            return Err(ParseError::at(
+                line,
+                column,
+                format!(
+                    "expected {} symbols for a {side}x{side} {what}, found {}",
+                    shape.cell_count(),
+                    field.len()
+                ),
+            ));
+        }
+        match symbol_value(symbol, side) {
+            Some(value) if value != 0 || empty_allowed => cells.push(value),
+            _ => {
+                return Err(ParseError::at(
+                    line,
+                    column,
+                    format!(
+                        "expected {}, found {}",
+                        describe_alphabet(side, empty_allowed),
+                        Found(symbol)
+                    ),
+                ));
+            }
+        }
+    }
+    if cells.len() < shape.cell_count() {
+        return Err(ParseError::at(
+            line,
+            start + field.len() + 1,
+            format!(
+                "expected {} symbols for a {side}x{side} {what}, found {}",
+                shape.cell_count(),
+                field.len()
+            ),
+        ));
+    }
+    Ok(Grid::from_cells(shape, cells).expect("every symbol was checked against the side"))
+}
+
+/// Parses one row of the grid form: `side` whitespace-separated numbers `0..=side` (`.` also
+/// means empty).
+pub fn parse_grid_row(text: &[u8], side: usize, line: usize) -> Result<Vec<u8>, ParseError> {
+    let mut values = Vec::with_capacity(side);
+    let mut offset = 0;
+    for token in text.split(u8::is_ascii_whitespace) {
+        let column = offset + 1;
+        offset += token.len() + 1;
+        if token.is_empty() {
+            continue;
+        }
+        let value = if token == b"." {
+            Some(0)
+        } else {
+            std::str::from_utf8(token)
+                .ok()
+                .filter(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|digits| digits.parse::<usize>().ok())
+                .filter(|&value| value <= side)
+        };
+        let Some(value) = value else {
+            let shown = match std::str::from_utf8(token) {
+                Ok(text) if token.len() <= 20 && token.iter().all(u8::is_ascii_graphic) => {
+                    format!("'{text}'")
+                }
+                _ => Found(token[0]).to_string(),
+            };
+            return Err(ParseError::at(
+                line,
+                column,
+                format!("expected a number 0-{side}, found {shown}"),
+            ));
+        };
+        if values.len() == side {
+            return Err(ParseError::at(
+                line,
+                column,
+                format!("expected {side} numbers in a row, found more"),
+            ));
+        }
+        values.push(value as u8);
+    }
+    if values.len() < side {
+        return Err(ParseError::at(
+            line,
+            text.len() + 1,
+            format!("expected {side} numbers in a row, found {}", values.len()),
+        ));
+    }
+    Ok(values)
+}
+
+/// Counts the whitespace-separated tokens of a line, for sizing the grid form.
+pub fn count_tokens(text: &[u8]) -> usize {
+    text.split(u8::is_ascii_whitespace)
+        .filter(|token| !token.is_empty())
+        .count()
+}
+
+/// The line form of a grid, or `None` when its side is above 35.
+pub fn to_line(grid: &Grid) -> Option<String> {
+    (grid.side() <= MAX_LINE_SIDE).then(|| grid.cells().iter().map(|&v| symbol_for(v)).collect())
+}
+
+/// The grid form: `n` lines of numbers, right-aligned so that columns line up.
+pub fn to_grid_text(grid: &Grid) -> String {
+    let side = grid.side();
+    let width = side.to_string().len();
+    let mut text = String::with_capacity(grid.cells().len() * (width + 1));
+    for row in grid.cells().chunks(side) {
+        for (col, value) in row.iter().enumerate() {
+            if col > 0 {
+                text.push(' ');
+            }
+            write!(text, "{value:>width$}").expect("writing to a String cannot fail");
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The sides the grid form accepts: `1..=64`.
+pub fn grid_form_side_ok(side: usize) -> bool {
+    (1..=MAX_SIDE).contains(&side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_cover_digits_letters_and_empties() {
+        assert_eq!(symbol_value(b'.', 9), Some(0));
+        assert_eq!(symbol_value(b'9', 9), Some(9));
+        assert_eq!(symbol_value(b'5', 4), None);
+        assert_eq!(symbol_value(b'g', 16), Some(16));
+        assert_eq!(symbol_value(b'G', 15), None);
+        assert_eq!(describe_alphabet(16, true), "a symbol 1-9, A-G or '.'");
+        assert_eq!(symbol_for(16), 'G');
+    }
+
+    #[test]
+    fn line_records_carry_solutions_and_counts() {
+        let record = parse_line_record(b"1.3.:2", None, 4).unwrap_err();
+        assert_eq!(
+            record.to_string(),
+            "line 4, column 1: a puzzle of 4 symbols is 2x2, but no default box shape for side 2; pass --box RxC"
+        );
+        let record = parse_line_record(
+            b"12..34..21..43.. 1234341221434321",
+            Some("2x2".parse().unwrap()),
+            1,
+        )
+        .unwrap();
+        assert_eq!(record.puzzle.clue_count(), 8);
+        assert_eq!(record.solution.unwrap().clue_count(), 16);
+        let record = parse_line_record(b"................:288", None, 1).unwrap();
+        assert_eq!(record.count, Some(288));
+    }
+
+    #[test]
+    fn line_errors_name_the_column() {
+        let err = parse_line_record(&[b'.'; 80], None, 7).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 7, column 1: expected n*n symbols for a side n of 4 to 35 (16, 36, 64, 81, 144, 256, 625, ...), found 80"
+        );
+        let mut text = vec![b'.'; 81];
+        text[40] = b'x';
+        assert_eq!(
+            parse_line_record(&text, None, 2).unwrap_err().to_string(),
+            "line 2, column 41: expected a digit 1-9 or '.', found 'x'"
+        );
+        text[40] = 0;
+        assert_eq!(
+            parse_line_record(&text, None, 2).unwrap_err().to_string(),
+            "line 2, column 41: expected a digit 1-9 or '.', found byte 0x00"
+        );
+    }
+
+    #[test]
+    fn grid_rows_are_checked() {
+        assert_eq!(parse_grid_row(b" 1 0  4 3", 4, 1).unwrap(), vec![1, 0, 4, 3]);
+        assert_eq!(
+            parse_grid_row(b"1 0 5 3", 4, 9).unwrap_err().to_string(),
+            "line 9, column 5: expected a number 0-4, found '5'"
+        );
+        assert_eq!(
+            parse_grid_row(b"1 0 2", 4, 9).unwrap_err().to_string(),
+            "line 9, column 6: expected 4 numbers in a row, found 3"
+        );
+    }
+
+    #[test]
+    fn writes_both_text_forms() {
+        let grid = Grid::from_cells("2x2".parse().unwrap(), (0..16).map(|i| (i % 4) as u8 + 1).collect()).unwrap();
+        assert_eq!(to_line(&grid).unwrap(), "1234123412341234");
+        assert_eq!(to_grid_text(&grid).lines().next().unwrap(), "1 2 3 4");
+    }
+}

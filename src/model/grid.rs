@@ -1,0 +1,120 @@
+//! A board: its shape and one value per cell, `0` for empty.
+
+use super::shape::Shape;
+
+/// A puzzle or a solution: a shape and `n * n` cells in row-major order, `0` for an empty cell,
+/// `1..=n` for a digit.
+///
+/// Every value is in range by construction. Givens that contradict each other are still a
+/// valid `Grid` (a puzzle with no solution); [`crate::model::find_conflict`] names the clash.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    shape: Shape,
+    cells: Vec<u8>,
+}
+
+/// Why cells could not make a grid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GridError {
+    /// The number of cells is not `n * n`.
+    #[error("expected {expected} cells for a {shape} box shape, found {found}")]
+    WrongCellCount {
+        /// The box shape.
+        shape: Shape,
+        /// `n * n`.
+        expected: usize,
+        /// The cells given.
+        found: usize,
+    },
+    /// A value above `n`.
+    #[error("cell {cell_idx}: expected a value 0-{side}, found {value}")]
+    ValueOutOfRange {
+        /// The cell index, row-major.
+        cell_idx: usize,
+        /// The side `n`.
+        side: usize,
+        /// The value found.
+        value: u64,
+    },
+}
+
+impl Grid {
+    /// An empty board of the given shape.
+    pub fn empty(shape: Shape) -> Grid {
+        Grid {
+            shape,
+            cells: vec![0; shape.cell_count()],
+        }
+    }
+
+    /// A grid from row-major cell values, each `0..=n`.
+    pub fn from_cells(shape: Shape, cells: Vec<u8>) -> Result<Grid, GridError> {
+        if cells.len() != shape.cell_count() {
+            return Err(GridError::WrongCellCount {
+                shape,
+                expected: shape.cell_count(),
+                found: cells.len(),
+            });
+        }
+        if let Some((cell_idx, &value)) = cells
+            .iter()
+            .enumerate()
+            .find(|&(_, &value)| value as usize > shape.side())
+        {
+            return Err(GridError::ValueOutOfRange {
+                cell_idx,
+                side: shape.side(),
+                value: value as u64,
+            });
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The side `n`.
+    pub fn side(&self) -> usize {
+        self.shape.side()
+    }
+
+    /// The cells, row-major, `0` for empty.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value at a cell index, `0` for empty.
+    pub fn get(&self, cell_idx: usize) -> u8 {
+        self.cells[cell_idx]
+    }
+
+    /// Sets a cell; `value` must be `0..=n`.
+    ///
+    /// # Panics
+    /// When `value` is above `n`: grids keep their values in range.
+    pub fn set(&mut self, cell_idx: usize, value: u8) {
+        assert!(
+            value as usize <= self.side(),
+            "grid values stay in 0..=n, got {value} for side {}",
+            self.side()
+        );
+        self.cells[cell_idx] = value;
+    }
+
+    /// The value at row `row`, column `col`.
+    pub fn at(&self, row: usize, col: usize) -> u8 {
+        self.cells[self.shape.cell_at(row, col)]
+    }
+
+    /// How many cells hold a digit.
+    pub fn clue_count(&self) -> usize {
+        self.cells.iter().filter(|&&value| value != 0).count()
+    }
+
+    /// Whether every cell holds a digit.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&value| value != 0)
+    }
+}

@@ -1,0 +1,20 @@
+//! The vocabulary every other module speaks: shapes, grids, digit sets, text forms,
+//! transformations and certification. No IO, no search.
+
+mod digits;
+mod format;
+mod grid;
+mod shape;
+mod transform;
+mod validate;
+
+pub use digits::DigitSet;
+pub use format::{
+    EMPTY_SYMBOLS, Found, LineRecord, MAX_LINE_SIDE, ParseError, count_tokens, describe_alphabet,
+    grid_form_side_ok, parse_grid_row, parse_line_record, symbol_for, symbol_value,
+    to_grid_text, to_line,
+};
+pub use grid::{Grid, GridError};
+pub use shape::{House, MAX_BOX_DIM, MAX_SIDE, Shape, ShapeError, cell_name};
+pub use transform::{relabel, swap_bands, swap_rows_in_band, transpose};
+pub use validate::{Conflict, Invalid, find_conflict, validate};

@@ -1,0 +1,52 @@
+//! Enforcing [`Limits`] inside a search loop at the cost of one comparison per node.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::{Limits, Stop};
+
+/// How many nodes pass between two looks at the clock and the cancel flag.
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// The node, time and cancellation budget of one search.
+pub(crate) struct Budget<'a> {
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+    next_check: u64,
+}
+
+impl<'a> Budget<'a> {
+    pub(crate) fn new(limits: &'a Limits) -> Budget<'a> {
+        Budget {
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            deadline: limits.deadline,
+            cancel: limits.cancel.as_deref(),
+            next_check: 0,
+        }
+    }
+
+    /// Whether a search that has visited `nodes` nodes may visit one more; `Err` says why not.
+    #[inline]
+    pub(crate) fn admit(&mut self, nodes: u64) -> Result<(), Stop> {
+        if nodes >= self.max_nodes {
+            return Err(Stop::NodeLimit);
+        }
+        if nodes >= self.next_check {
+            self.next_check = nodes + CLOCK_INTERVAL;
+            return self.check_clock();
+        }
+        Ok(())
+    }
+
+    /// Looks at the deadline and the cancel flag now.
+    pub(crate) fn check_clock(&self) -> Result<(), Stop> {
+        if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return Err(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            return Err(Stop::Deadline);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,265 @@
+//! The strategy trait, what a search is allowed to spend, how it ended, and the engines.
+//!
+//! Every engine implements one required method, [`Strategy::search`], which calls back once per
+//! solution and honours [`Limits`]. Counting and solving are provided on top of it. A search
+//! that stops early is never evidence of "no solution": its [`Verdict`] is `Unknown`.
+
+mod backtrack;
+mod budget;
+mod mrv;
+mod observe;
+mod registry;
+mod scan;
+mod stats;
+mod toggle;
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Grid, Shape};
+
+pub use mrv::Mrv;
+pub use observe::{Event, Observer, Silent};
+pub use registry::{UnknownStrategy, find, names, registry};
+pub use scan::Scan;
+pub use stats::{Counter, Stats};
+pub use toggle::Toggle;
+
+pub(crate) use budget::Budget;
+pub(crate) use observe::Dyn;
+
+/// What a search may spend before it stops.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many solutions; `None` enumerates them all.
+    pub max_solutions: Option<u64>,
+    /// Stop after visiting this many search nodes (for engines that count nodes).
+    pub max_nodes: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag becomes true (set from another thread, for example on Ctrl-C).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// No limit at all: enumerate every solution.
+    pub fn unlimited() -> Limits {
+        Limits::default()
+    }
+
+    /// Stop after `max_solutions` solutions; `0` means no limit.
+    pub fn solutions(max_solutions: u64) -> Limits {
+        Limits::default().with_max_solutions(max_solutions)
+    }
+
+    /// The same limits with another solution cap; `0` means no limit.
+    #[must_use]
+    pub fn with_max_solutions(mut self, max_solutions: u64) -> Limits {
+        self.max_solutions = (max_solutions > 0).then_some(max_solutions);
+        self
+    }
+
+    /// The same limits with a node budget.
+    #[must_use]
+    pub fn with_max_nodes(mut self, max_nodes: u64) -> Limits {
+        self.max_nodes = Some(max_nodes);
+        self
+    }
+
+    /// The same limits with a deadline `timeout` from now.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Limits {
+        self.deadline = Instant::now().checked_add(timeout);
+        self
+    }
+}
+
+/// Why a search stopped before exploring its whole tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// It found as many solutions as it was asked for.
+    SolutionLimit,
+    /// It used up its node budget.
+    NodeLimit,
+    /// It reached its deadline.
+    Deadline,
+    /// It was cancelled.
+    Cancelled,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::SolutionLimit => "solution limit reached",
+            Stop::NodeLimit => "node budget used up",
+            Stop::Deadline => "timed out",
+            Stop::Cancelled => "cancelled",
+        })
+    }
+}
+
+/// How a search ended and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Solutions found (each one was passed to the callback).
+    pub found: u64,
+    /// Why the search stopped early; `None` when it explored the whole tree.
+    pub stopped: Option<Stop>,
+    /// The counters this engine observes.
+    pub stats: Stats,
+}
+
+impl Outcome {
+    /// The solution count and whether it is exact.
+    pub fn count(&self) -> Count {
+        Count {
+            found: self.found,
+            exhausted: self.stopped.is_none(),
+        }
+    }
+
+    /// The uniqueness verdict this outcome supports.
+    pub fn verdict(&self) -> Verdict {
+        self.count().verdict()
+    }
+}
+
+/// A solution count: exact when the search was exhausted, a lower bound otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    /// Solutions found.
+    pub found: u64,
+    /// Whether the whole search tree was explored.
+    pub exhausted: bool,
+}
+
+impl Count {
+    /// None when nothing was found in a complete search, unique when exactly one was, multiple
+    /// whenever two were found, unknown otherwise (a stopped search proves neither none nor
+    /// unique).
+    pub fn verdict(self) -> Verdict {
+        match (self.found, self.exhausted) {
+            (0, true) => Verdict::None,
+            (1, true) => Verdict::Unique,
+            (found, _) if found >= 2 => Verdict::Multiple,
+            _ => Verdict::Unknown,
+        }
+    }
+}
+
+/// What a search proves about the number of solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// No solution.
+    None,
+    /// Exactly one solution.
+    Unique,
+    /// Two or more solutions.
+    Multiple,
+    /// The search stopped before it could tell.
+    Unknown,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::None => "none",
+            Verdict::Unique => "unique",
+            Verdict::Multiple => "multiple",
+            Verdict::Unknown => "unknown",
+        })
+    }
+}
+
+/// A solving strategy: one engine in the registry.
+pub trait Strategy: Send + Sync {
+    /// The registry name, as typed on the command line: `scan`, `mrv`, ...
+    fn name(&self) -> &'static str;
+
+    /// One line on what the engine does.
+    fn summary(&self) -> &'static str;
+
+    /// Whether the engine handles puzzles of this shape; `Err` says why not.
+    fn supports(&self, _shape: Shape) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Searches for solutions of `puzzle`, calling `on_solution` once per solution found, until
+    /// the tree is exhausted or a limit stops it.
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome;
+
+    /// The same search, reporting every event to `observer`; `None` when this engine cannot be
+    /// traced.
+    fn search_observed(
+        &self,
+        _puzzle: &Grid,
+        _limits: &Limits,
+        _on_solution: &mut dyn FnMut(&Grid),
+        _observer: &mut dyn Observer,
+    ) -> Option<Outcome> {
+        None
+    }
+
+    /// Counts solutions up to `limit` (`0`: no limit), within the other `limits`.
+    fn count_up_to(&self, puzzle: &Grid, limit: u64, limits: &Limits) -> Outcome {
+        let limits = limits.clone().with_max_solutions(limit);
+        self.search(puzzle, &limits, &mut |_| {})
+    }
+
+    /// Finds one solution, if there is one within `limits`.
+    fn solve(&self, puzzle: &Grid, limits: &Limits) -> (Option<Grid>, Outcome) {
+        let limits = limits.clone().with_max_solutions(1);
+        let mut solution = None;
+        let outcome = self.search(puzzle, &limits, &mut |grid| {
+            solution.get_or_insert_with(|| grid.clone());
+        });
+        (solution, outcome)
+    }
+}
+
+impl fmt::Debug for dyn Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The outcome of a puzzle whose givens already conflict: no solution, and no search was
+/// needed to prove it. Engines that count nodes report zero of them.
+pub(crate) fn conflicting_givens_outcome(counters: &[Counter]) -> Outcome {
+    let mut stats = Stats::new();
+    for &counter in counters {
+        stats.set(counter, 0);
+    }
+    Outcome {
+        found: 0,
+        stopped: None,
+        stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_search_is_never_none_or_unique() {
+        let verdict = |found, exhausted| Count { found, exhausted }.verdict();
+        assert_eq!(verdict(0, true), Verdict::None);
+        assert_eq!(verdict(1, true), Verdict::Unique);
+        assert_eq!(verdict(2, true), Verdict::Multiple);
+        assert_eq!(verdict(2, false), Verdict::Multiple);
+        assert_eq!(verdict(0, false), Verdict::Unknown);
+        assert_eq!(verdict(1, false), Verdict::Unknown);
+    }
+}

@@ -1,0 +1,77 @@
+//! Search events for teaching traces, delivered to an optional observer.
+//!
+//! Engines are generic over [`Observer`]; the untraced path uses [`Silent`], whose empty,
+//! inlined method compiles away, so nobody pays for tracing who does not ask for it.
+
+use serde::Serialize;
+
+/// Something that happened during a search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The search picked the cell to branch on, with how many candidates it has.
+    Choose {
+        /// Row-major cell index.
+        cell: usize,
+        /// Candidates of that cell (for the fixed-order backtrackers, the values still allowed).
+        candidates: usize,
+    },
+    /// A value was written into a cell.
+    Try {
+        /// Row-major cell index.
+        cell: usize,
+        /// The value.
+        value: u8,
+    },
+    /// A value was taken back.
+    Undo {
+        /// Row-major cell index.
+        cell: usize,
+        /// The value.
+        value: u8,
+    },
+    /// A node with no way forward.
+    DeadEnd,
+    /// A complete, consistent grid.
+    Solution,
+}
+
+/// Receives search events, each with the depth it happened at and the nodes visited so far.
+pub trait Observer {
+    /// Whether anybody listens; engines skip work done only for events (such as counting the
+    /// candidates of a cell the fixed-order backtrackers do not need) when this is false.
+    fn is_active(&self) -> bool {
+        true
+    }
+
+    /// Called once per event.
+    fn event(&mut self, depth: usize, nodes: u64, event: Event);
+}
+
+/// The observer nobody listens to.
+pub struct Silent;
+
+impl Observer for Silent {
+    #[inline(always)]
+    fn is_active(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn event(&mut self, _depth: usize, _nodes: u64, _event: Event) {}
+}
+
+impl<F: FnMut(usize, u64, Event)> Observer for F {
+    fn event(&mut self, depth: usize, nodes: u64, event: Event) {
+        self(depth, nodes, event);
+    }
+}
+
+/// Lets a `&mut dyn Observer` stand where a generic observer is expected.
+pub(crate) struct Dyn<'a>(pub &'a mut dyn Observer);
+
+impl Observer for Dyn<'_> {
+    fn event(&mut self, depth: usize, nodes: u64, event: Event) {
+        self.0.event(depth, nodes, event);
+    }
+}

@@ -1,0 +1,158 @@
+//! Search counters: a named set of numbers that can be summed across runs.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::AddAssign;
+
+use serde::{Deserialize, Serialize};
+
+/// One search counter. Engines report the counters they can observe; a counter an engine cannot
+/// observe is absent, never zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counter {
+    /// Search-tree nodes, the root included: calls of the recursive search.
+    Nodes,
+    /// Values written during search (givens excluded).
+    Placements,
+    /// Placements undone.
+    Backtracks,
+    /// Dancing-links updates: links removed while covering (Knuth's `updates`).
+    Updates,
+    /// Exact-cover items (columns) of the matrix.
+    Items,
+    /// Exact-cover options (rows) of the matrix.
+    Options,
+    /// Solutions an exact-cover engine enumerated.
+    SolutionsEnumerated,
+    /// SAT variables.
+    Variables,
+    /// SAT clauses.
+    Clauses,
+    /// SAT solver invocations.
+    SolverCalls,
+    /// Guesses: branches where propagation alone could not decide.
+    Guesses,
+    /// Rounds of constraint propagation.
+    PropagationRounds,
+}
+
+impl Counter {
+    /// Every counter, in report order.
+    pub const ALL: [Counter; 12] = [
+        Counter::Nodes,
+        Counter::Placements,
+        Counter::Backtracks,
+        Counter::Updates,
+        Counter::Items,
+        Counter::Options,
+        Counter::SolutionsEnumerated,
+        Counter::Variables,
+        Counter::Clauses,
+        Counter::SolverCalls,
+        Counter::Guesses,
+        Counter::PropagationRounds,
+    ];
+
+    /// The counter's name in reports: `nodes`, `placements`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Counter::Nodes => "nodes",
+            Counter::Placements => "placements",
+            Counter::Backtracks => "backtracks",
+            Counter::Updates => "updates",
+            Counter::Items => "items",
+            Counter::Options => "options",
+            Counter::SolutionsEnumerated => "solutions_enumerated",
+            Counter::Variables => "variables",
+            Counter::Clauses => "clauses",
+            Counter::SolverCalls => "solver_calls",
+            Counter::Guesses => "guesses",
+            Counter::PropagationRounds => "propagation_rounds",
+        }
+    }
+}
+
+impl fmt::Display for Counter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The counters one search (or many, summed) reported.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Stats(BTreeMap<Counter, u64>);
+
+impl Stats {
+    /// No counters.
+    pub fn new() -> Stats {
+        Stats::default()
+    }
+
+    /// Records a counter, replacing any earlier value.
+    pub fn set(&mut self, counter: Counter, value: u64) {
+        self.0.insert(counter, value);
+    }
+
+    /// A counter's value, `None` when the engine does not observe it.
+    pub fn get(&self, counter: Counter) -> Option<u64> {
+        self.0.get(&counter).copied()
+    }
+
+    /// The counters present, in report order.
+    pub fn iter(&self) -> impl Iterator<Item = (Counter, u64)> + '_ {
+        self.0.iter().map(|(&counter, &value)| (counter, value))
+    }
+
+    /// Whether no counter is present.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl AddAssign<&Stats> for Stats {
+    /// Sums counter by counter; a counter present on either side is present in the sum.
+    fn add_assign(&mut self, other: &Stats) {
+        for (counter, value) in other.iter() {
+            *self.0.entry(counter).or_insert(0) += value;
+        }
+    }
+}
+
+impl fmt::Display for Stats {
+    /// `nodes=53 placements=52 backtracks=0`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (idx, (counter, value)) in self.iter().enumerate() {
+            if idx > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{counter}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_counter_by_counter() {
+        let mut total = Stats::new();
+        let mut one = Stats::new();
+        one.set(Counter::Nodes, 3);
+        one.set(Counter::Placements, 2);
+        let mut two = Stats::new();
+        two.set(Counter::Nodes, 4);
+        two.set(Counter::Updates, 10);
+        total += &one;
+        total += &two;
+        assert_eq!(total.to_string(), "nodes=7 placements=2 updates=10");
+        assert_eq!(total.get(Counter::Backtracks), None);
+        assert_eq!(
+            serde_json::to_string(&total).unwrap(),
+            r#"{"nodes":7,"placements":2,"updates":10}"#
+        );
+    }
+}
