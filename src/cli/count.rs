@@ -1,0 +1,135 @@
+//! `sudolab count`: solution counts and uniqueness verdicts.
+
+use std::time::Instant;
+
+use anyhow::bail;
+use clap::Args;
+use serde_json::json;
+
+use sudolab::model::{Grid, validate};
+use sudolab::strategy::{Verdict};
+
+use super::input::{for_each_record, place};
+use super::output::Out;
+use super::{BudgetArgs, InputArgs, Status, strategy_named};
+
+#[derive(Debug, Args)]
+pub(crate) struct CountArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The strategy to count with (see 'sudolab strategies').
+    #[arg(long, short = 's', default_value = "mrv")]
+    strategy: String,
+
+    /// Stop counting at this many solutions; 2 decides uniqueness, 0 counts them all.
+    #[arg(long, short = 'l', default_value_t = 2, conflicts_with = "all")]
+    limit: u64,
+
+    /// Count every solution (the same as --limit 0).
+    #[arg(long)]
+    all: bool,
+
+    /// Add time and search counters to each line.
+    #[arg(long)]
+    stats: bool,
+
+    /// Write one JSON object per puzzle (JSON lines) instead of tab-separated text.
+    #[arg(long)]
+    json: bool,
+
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
+    let strategy = match strategy_named(&args.strategy) {
+        Ok(strategy) => strategy,
+        Err(message) => bail!(message),
+    };
+    let limit = if args.all { 0 } else { args.limit };
+    let mut out = Out::new();
+    let status = for_each_record(&args.input, |source, record| {
+        let place = place(source, record);
+        if let Err(reason) = strategy.supports(record.puzzle.shape()) {
+            eprintln!("sudolab: {place}: {} cannot count this puzzle: {reason}", strategy.name());
+            return Ok(Status::Error);
+        }
+        let limits = args.budget.limits().with_max_solutions(limit);
+        let mut first: Option<Grid> = None;
+        let mut invalid = None;
+        let started = Instant::now();
+        let outcome = strategy.search(&record.puzzle, &limits, &mut |grid| {
+            if invalid.is_none() {
+                invalid = validate(&record.puzzle, grid).err();
+            }
+            first.get_or_insert_with(|| grid.clone());
+        });
+        let elapsed = started.elapsed();
+        let verdict = outcome.verdict();
+        let mut status = match verdict {
+            Verdict::None | Verdict::Unknown => Status::Negative,
+            Verdict::Unique | Verdict::Multiple => Status::Success,
+        };
+        if let Some(invalid) = invalid {
+            eprintln!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
+            status = Status::Error;
+        }
+        if let (Some(known), Verdict::Unique, Some(found)) = (&record.solution, verdict, &first) {
+            if known != found {
+                eprintln!("sudolab: {place}: the unique solution differs from the known solution");
+                status = status.max(Status::Negative);
+            }
+        }
+        if let Some(expected) = record.count {
+            let contradicts = if outcome.stopped.is_none() {
+                outcome.found != expected
+            } else {
+                outcome.found > expected
+            };
+            if contradicts {
+                eprintln!(
+                    "sudolab: {place}: found {} solutions but the source says {expected}",
+                    outcome.found
+                );
+                status = status.max(Status::Negative);
+            }
+        }
+        let count_text = match outcome.stopped {
+            None => outcome.found.to_string(),
+            Some(_) => format!("{}+", outcome.found),
+        };
+        let time_us = elapsed.as_secs_f64() * 1e6;
+        let line = if args.json {
+            let mut object = json!({
+                "source": source,
+                "line": record.line,
+                "strategy": strategy.name(),
+                "verdict": verdict,
+                "solutions": outcome.found,
+                "exhausted": outcome.stopped.is_none(),
+                "stopped": outcome.stopped,
+            });
+            if args.stats {
+                object["time_us"] = json!(time_us);
+                object["stats"] = json!(outcome.stats);
+            }
+            object.to_string()
+        } else {
+            let mut line = format!("{place}\t{verdict}\t{count_text}");
+            if let Some(stop) = outcome.stopped.filter(|_| verdict == Verdict::Unknown) {
+                line.push_str(&format!("\t({stop})"));
+            }
+            if args.stats {
+                line.push_str(&format!("\ttime_us={time_us:.1}\t{}", outcome.stats).replace(' ', "\t"));
+            }
+            line
+        };
+        out.write_str(&line)?;
+        out.write_str("\n")?;
+        out.end_record()?;
+        Ok(status)
+    })?;
+    out.finish()?;
+    Ok(status)
+}

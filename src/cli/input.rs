@@ -1,0 +1,76 @@
+//! Opening the sources named on the command line and walking their puzzles.
+
+use std::fs::File;
+use std::io::{self, BufReader, IsTerminal};
+use std::path::Path;
+
+use sudolab::corpus::{Reader, Record};
+
+use super::{InputArgs, Status};
+
+/// Calls `handle` with each puzzle of each source, in order. Unreadable sources and malformed
+/// puzzles are reported on standard error (`sudolab: FILE: line 3, column 7: ...`) and the walk
+/// goes on; the returned status is the worst seen. An error from `handle` (such as a closed
+/// output pipe) ends the walk.
+pub(crate) fn for_each_record(
+    input: &InputArgs,
+    mut handle: impl FnMut(&str, &Record) -> anyhow::Result<Status>,
+) -> anyhow::Result<Status> {
+    let stdin_only = [Path::new("-").to_path_buf()];
+    let files = if input.files.is_empty() {
+        &stdin_only[..]
+    } else {
+        &input.files[..]
+    };
+    let mut status = Status::Success;
+    for path in files {
+        let source_status = if path == Path::new("-") {
+            let stdin = io::stdin();
+            if stdin.is_terminal() {
+                eprintln!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
+            }
+            walk("<stdin>", stdin.lock(), input, &mut handle)?
+        } else {
+            let name = path.display().to_string();
+            match File::open(path) {
+                Ok(file) => walk(&name, BufReader::new(file), input, &mut handle)?,
+                Err(err) => {
+                    eprintln!("sudolab: {name}: cannot open: {err}");
+                    Status::Error
+                }
+            }
+        };
+        status = status.max(source_status);
+    }
+    Ok(status)
+}
+
+fn walk(
+    name: &str,
+    source: impl io::BufRead,
+    input: &InputArgs,
+    handle: &mut impl FnMut(&str, &Record) -> anyhow::Result<Status>,
+) -> anyhow::Result<Status> {
+    let mut status = Status::Success;
+    let mut seen_any = false;
+    for item in Reader::new(source, input.format, input.box_shape) {
+        seen_any = true;
+        match item {
+            Ok(record) => status = status.max(handle(name, &record)?),
+            Err(err) => {
+                eprintln!("sudolab: {name}: {err}");
+                status = Status::Error;
+            }
+        }
+    }
+    if !seen_any {
+        eprintln!("sudolab: {name}: no puzzles found (the input is empty or only comments)");
+        status = Status::Error;
+    }
+    Ok(status)
+}
+
+/// Where a record came from, as `FILE:LINE`.
+pub(crate) fn place(source: &str, record: &Record) -> String {
+    format!("{source}:{}", record.line)
+}

@@ -1,0 +1,187 @@
+//! Command-line definitions and the dispatch to one module per subcommand.
+
+mod count;
+mod input;
+mod output;
+mod solve;
+mod strategies;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use sudolab::corpus::Format;
+use sudolab::model::Shape;
+use sudolab::strategy::{self, Limits, Strategy};
+
+/// Run Sudoku puzzles of any size through several solving strategies and compare what each
+/// found and what it cost.
+///
+/// Puzzles come from files or standard input in the line form (one puzzle of n*n symbols per
+/// line, '.' or '0' for empty, optionally followed by a known solution or solution count), the
+/// grid form (n lines of n numbers, puzzles separated by a blank line) or JSON. Sizes from 1x1
+/// to 64x64 with any box shape up to 8x8: 4x4, 6x6 (2x3 boxes), 9x9, 12x12 (3x4), 16x16, 25x25...
+///
+/// Exit status: 0 success, 1 a negative result (a puzzle without a solution, a search that gave
+/// up, an answer that contradicts the known one), 2 an error (unreadable input, bad arguments).
+#[derive(Debug, Parser)]
+#[command(name = "sudolab", version, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve each puzzle and print its solution.
+    ///
+    /// Prints one solution per puzzle on standard output (in the form chosen by --output);
+    /// puzzles without a solution, or whose search hit a budget, are reported on standard error.
+    ///
+    /// Example: echo 3.4..2..1..2..3. | sudolab solve --output grid
+    Solve(solve::SolveArgs),
+    /// Count the solutions of each puzzle, up to a limit, and give the uniqueness verdict.
+    ///
+    /// One tab-separated line per puzzle: where it came from, the verdict (none, unique,
+    /// multiple, unknown) and the number of solutions found ("2+" when the limit cut the count).
+    ///
+    /// Example: sudolab count --limit 0 --stats corpora/cases/multiple.txt
+    Count(count::CountArgs),
+    /// List the registered strategies, one per line.
+    Strategies,
+}
+
+/// Where puzzles come from and how to read them.
+#[derive(Debug, Args)]
+struct InputArgs {
+    /// Puzzle files; none, or '-', reads standard input.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+
+    /// Input form; 'auto' decides from the first puzzle of each file.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
+    format: Format,
+
+    /// Box shape, rows x columns (2x3 for 6x6, 3x4 for 12x12); by default the most square box
+    /// that divides the side.
+    #[arg(long = "box", value_name = "RxC")]
+    box_shape: Option<Shape>,
+}
+
+/// What each search may spend.
+#[derive(Debug, Args)]
+struct BudgetArgs {
+    /// Give up on a puzzle after this many search nodes (verdict 'unknown').
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+
+    /// Give up on a puzzle after this long (verdict 'unknown'): 500ms, 10s, 2m, 1h; a bare
+    /// number is seconds.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    timeout: Option<Duration>,
+}
+
+impl BudgetArgs {
+    /// Fresh limits for one puzzle: the timeout counts from now.
+    fn limits(&self) -> Limits {
+        let mut limits = Limits::default();
+        limits.max_nodes = self.max_nodes;
+        if let Some(timeout) = self.timeout {
+            limits = limits.with_timeout(timeout);
+        }
+        limits
+    }
+}
+
+/// Parses `500ms`, `10s`, `2m`, `1h` or a bare number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("expected a duration such as 500ms, 10s or 2m, found '{text}'"))?;
+    let seconds = match unit.trim() {
+        "ms" => number / 1000.0,
+        "" | "s" => number,
+        "m" | "min" => number * 60.0,
+        "h" => number * 3600.0,
+        other => return Err(format!("unknown time unit '{other}'; use ms, s, m or h")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|err| format!("bad duration '{text}': {err}"))
+}
+
+/// Resolves a strategy name, with the list of valid names in the error.
+fn strategy_named(name: &str) -> Result<&'static dyn Strategy, String> {
+    strategy::find(name).map_err(|err| err.to_string())
+}
+
+/// How a run ended, from best to worst; the worst over all puzzles is the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Status {
+    Success,
+    Negative,
+    Error,
+}
+
+impl Status {
+    fn exit_code(self) -> ExitCode {
+        match self {
+            Status::Success => ExitCode::SUCCESS,
+            Status::Negative => ExitCode::from(1),
+            Status::Error => ExitCode::from(2),
+        }
+    }
+}
+
+/// Parses the arguments, runs the command and maps the result to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            // Printing help into a closed pipe is not worth a panic.
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(&args),
+        Command::Count(args) => count::run(&args),
+        Command::Strategies => strategies::run(),
+    };
+    match result {
+        Ok(status) => status.exit_code(),
+        Err(err) if output::is_broken_pipe(&err) => Status::Success.exit_code(),
+        Err(err) => {
+            eprintln!("sudolab: {err:#}");
+            Status::Error.exit_code()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_take_common_units() {
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(
+            parse_duration("3 days"),
+            Err("unknown time unit 'days'; use ms, s, m or h".to_string())
+        );
+    }
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

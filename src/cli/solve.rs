@@ -1,0 +1,117 @@
+//! `sudolab solve`: one solution per puzzle.
+
+use std::time::Instant;
+
+use anyhow::bail;
+use clap::Args;
+use serde_json::json;
+
+use sudolab::model::{Grid, validate};
+use sudolab::corpus::Record;
+use sudolab::strategy::Stop;
+
+use super::input::{for_each_record, place};
+use super::output::{GridOutput, GridWriter, Out};
+use super::{BudgetArgs, InputArgs, Status, strategy_named};
+
+#[derive(Debug, Args)]
+pub(crate) struct SolveArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The strategy to solve with (see 'sudolab strategies').
+    #[arg(long, short = 's', default_value = "mrv")]
+    strategy: String,
+
+    /// How to write solutions.
+    #[arg(long, short = 'o', value_enum, default_value_t = GridOutput::Line)]
+    output: GridOutput,
+
+    /// Also report time and search counters per puzzle (on standard error, or inside the JSON
+    /// objects with --output json).
+    #[arg(long)]
+    stats: bool,
+
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
+    let strategy = match strategy_named(&args.strategy) {
+        Ok(strategy) => strategy,
+        Err(message) => bail!(message),
+    };
+    let mut out = Out::new();
+    let mut writer = GridWriter::new(args.output);
+    let status = for_each_record(&args.input, |source, record| {
+        let place = place(source, record);
+        if let Err(reason) = strategy.supports(record.puzzle.shape()) {
+            eprintln!("sudolab: {place}: {} cannot solve this puzzle: {reason}", strategy.name());
+            return Ok(Status::Error);
+        }
+        if let Err(message) = writer.can_write(&record.puzzle) {
+            eprintln!("sudolab: {place}: {message}");
+            return Ok(Status::Error);
+        }
+        let started = Instant::now();
+        let (solution, outcome) = strategy.solve(&record.puzzle, &args.budget.limits());
+        let elapsed = started.elapsed();
+        let stats_text = format!(
+            "strategy={} time_us={:.1} {}",
+            strategy.name(),
+            elapsed.as_secs_f64() * 1e6,
+            outcome.stats
+        );
+        let Some(solution) = solution else {
+            let why = match outcome.stopped {
+                None => "no solution".to_string(),
+                Some(stop) => format!("gave up: {stop} ({})", outcome.stats),
+            };
+            eprintln!("sudolab: {place}: {why}");
+            return Ok(Status::Negative);
+        };
+        let status = check_known(&place, record, &solution);
+        if args.stats && args.output != GridOutput::Json {
+            eprintln!("{place}: {stats_text}");
+        }
+        let extra = (args.output == GridOutput::Json).then(|| {
+            let mut fields = serde_json::Map::new();
+            fields.insert("source".into(), json!(source));
+            fields.insert("line".into(), json!(record.line));
+            if args.stats {
+                fields.insert("strategy".into(), json!(strategy.name()));
+                fields.insert("time_us".into(), json!(elapsed.as_secs_f64() * 1e6));
+                fields.insert("stats".into(), json!(outcome.stats));
+            }
+            fields
+        });
+        writer.write(&mut out, &solution, extra)?;
+        debug_assert!(outcome.stopped.is_none() || outcome.stopped == Some(Stop::SolutionLimit));
+        Ok(status)
+    })?;
+    writer.finish(&mut out)?;
+    out.finish()?;
+    Ok(status)
+}
+
+/// Certifies a solution and compares it with the one the source gives, if any.
+pub(crate) fn check_known(place: &str, record: &Record, solution: &Grid) -> Status {
+    if let Err(invalid) = validate(&record.puzzle, solution) {
+        eprintln!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
+        return Status::Error;
+    }
+    match &record.solution {
+        Some(known) if known != solution => {
+            match validate(&record.puzzle, known) {
+                Ok(()) => eprintln!(
+                    "sudolab: {place}: the known solution differs from the one found (both are valid: the puzzle has several solutions)"
+                ),
+                Err(invalid) => eprintln!(
+                    "sudolab: {place}: the known solution is wrong: {invalid}"
+                ),
+            }
+            Status::Negative
+        }
+        _ => Status::Success,
+    }
+}

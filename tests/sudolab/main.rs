@@ -1,0 +1,6 @@
+//! sudolab's integration tests, one binary: the data-driven case suite run against every
+//! registered strategy, cross-strategy equalities, metamorphic properties and the CLI.
+
+mod cases;
+mod cli;
+mod properties;

@@ -1,0 +1,97 @@
+//! Metamorphic properties: relabelling digits, transposing, swapping rows within a band and
+//! swapping bands map solutions one to one, so every engine must keep every verdict, and a
+//! unique solution must move with the puzzle.
+
+use proptest::prelude::*;
+
+use sudolab::model::{Grid, relabel, swap_bands, swap_rows_in_band, transpose, validate};
+use sudolab::strategy::{self, Verdict};
+
+use super::cases::{Loaded, all_cases, suite_limits};
+
+/// A transformation drawn from a list of random numbers, applied the same way to a puzzle and
+/// to its solution.
+fn transform(grid: &Grid, randoms: &[u64]) -> Grid {
+    let side = grid.side();
+    let mut next = randoms.iter().copied().cycle();
+    let mut pick = |bound: usize| (next.next().unwrap_or(0) % bound as u64) as usize;
+
+    let mut mapping: Vec<u8> = (1..=side as u8).collect();
+    for idx in (1..side).rev() {
+        mapping.swap(idx, pick(idx + 1));
+    }
+    let mut grid = relabel(grid, &mapping);
+    if pick(2) == 1 {
+        grid = transpose(&grid);
+    }
+    let box_rows = grid.shape().box_rows();
+    let bands = side / box_rows;
+    let band = pick(bands);
+    let (row_a, row_b) = (band * box_rows + pick(box_rows), band * box_rows + pick(box_rows));
+    grid = swap_rows_in_band(&grid, row_a, row_b);
+    swap_bands(&grid, pick(bands), pick(bands))
+}
+
+/// Cases small enough for every engine, the row-major backtrackers included, in any
+/// orientation: sides up to 9.
+fn small_cases() -> Vec<Loaded> {
+    all_cases()
+        .into_iter()
+        .filter(|loaded| loaded.puzzle.side() <= 9)
+        .collect()
+}
+
+fn check_verdict_kept(loaded: &Loaded, randoms: &[u64]) -> Result<(), TestCaseError> {
+    let puzzle = transform(&loaded.puzzle, randoms);
+    let expected_solution = loaded.solution.as_ref().map(|solution| transform(solution, randoms));
+    if let Some(solution) = &expected_solution {
+        prop_assert_eq!(validate(&puzzle, solution), Ok(()));
+    }
+    for strategy in strategy::registry() {
+        let mut first = None;
+        let outcome = strategy.search(
+            &puzzle,
+            &suite_limits().with_max_solutions(2),
+            &mut |grid| {
+                first.get_or_insert_with(|| grid.clone());
+            },
+        );
+        prop_assert_eq!(
+            outcome.verdict(),
+            loaded.verdict,
+            "{} on {} transformed",
+            strategy.name(),
+            loaded.id
+        );
+        if loaded.verdict == Verdict::Unique {
+            prop_assert_eq!(first.as_ref(), expected_solution.as_ref(), "{}", strategy.name());
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn transformations_keep_verdicts(
+        case_pick in any::<prop::sample::Index>(),
+        randoms in prop::collection::vec(any::<u64>(), 8..40),
+    ) {
+        let cases = small_cases();
+        let loaded = case_pick.get(&cases);
+        check_verdict_kept(loaded, &randoms)?;
+    }
+}
+
+/// Every case, the large boards included, under one fixed set of transformations each.
+#[test]
+fn large_boards_keep_their_verdicts_for_mrv() {
+    let mrv = strategy::find("mrv").unwrap();
+    for loaded in all_cases() {
+        let randoms = [7, 3, 1, 12, 5, 9, 2, 8, 11, 4];
+        let puzzle = transform(&loaded.puzzle, &randoms);
+        let outcome = mrv.count_up_to(&puzzle, 2, &suite_limits());
+        assert_eq!(outcome.verdict(), loaded.verdict, "{}", loaded.id);
+    }
+}
