@@ -24,7 +24,7 @@
 //! use sudolab::model::{Grid, parse_line_record, to_line, validate};
 //! use sudolab::strategy::{self, Limits, Verdict};
 //!
-//! let line = b"3.4..2..1..2..3.";
+//! let line = b"4..3.....1....2.";
 //! let puzzle = parse_line_record(line, None, 1).unwrap().puzzle;
 //! let mrv = strategy::find("mrv").unwrap();
 //! let outcome = mrv.count_up_to(&puzzle, 2, &Limits::default());
@@ -33,7 +33,7 @@
 //! let (solution, _) = mrv.solve(&puzzle, &Limits::default());
 //! let solution: Grid = solution.unwrap();
 //! assert_eq!(validate(&puzzle, &solution), Ok(()));
-//! assert_eq!(to_line(&solution).unwrap(), "3144232141322413");
+//! assert_eq!(to_line(&solution).unwrap(), "4213134221343421");
 //! ```
 
 pub mod corpus;

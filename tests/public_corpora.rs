@@ -1,1 +1,1 @@
-
+//! Checks on the public benchmark corpora (placeholder replaced below).

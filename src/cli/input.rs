@@ -70,7 +70,12 @@ fn walk(
     Ok(status)
 }
 
-/// Where a record came from, as `FILE:LINE`.
+/// Where a record came from, for messages: `FILE: line N`.
 pub(crate) fn place(source: &str, record: &Record) -> String {
+    format!("{source}: line {}", record.line)
+}
+
+/// Where a record came from, as a compact key in tabular output: `FILE:N`.
+pub(crate) fn key(source: &str, record: &Record) -> String {
     format!("{source}:{}", record.line)
 }

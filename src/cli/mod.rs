@@ -40,7 +40,7 @@ enum Command {
     /// Prints one solution per puzzle on standard output (in the form chosen by --output);
     /// puzzles without a solution, or whose search hit a budget, are reported on standard error.
     ///
-    /// Example: echo 3.4..2..1..2..3. | sudolab solve --output grid
+    /// Example: echo 4..3.....1....2. | sudolab solve --output grid
     Solve(solve::SolveArgs),
     /// Count the solutions of each puzzle, up to a limit, and give the uniqueness verdict.
     ///
@@ -86,8 +86,10 @@ struct BudgetArgs {
 impl BudgetArgs {
     /// Fresh limits for one puzzle: the timeout counts from now.
     fn limits(&self) -> Limits {
-        let mut limits = Limits::default();
-        limits.max_nodes = self.max_nodes;
+        let mut limits = Limits {
+            max_nodes: self.max_nodes,
+            ..Limits::default()
+        };
         if let Some(timeout) = self.timeout {
             limits = limits.with_timeout(timeout);
         }

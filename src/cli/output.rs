@@ -3,8 +3,8 @@
 
 use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
 
-use sudolab::model::{Grid, to_grid_text, to_line};
 use sudolab::corpus::grid_to_json;
+use sudolab::model::{Grid, to_grid_text, to_line};
 
 /// How solutions are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -6,11 +6,11 @@ use anyhow::bail;
 use clap::Args;
 use serde_json::json;
 
-use sudolab::model::{Grid, validate};
 use sudolab::corpus::Record;
+use sudolab::model::{Grid, find_conflict, validate};
 use sudolab::strategy::Stop;
 
-use super::input::{for_each_record, place};
+use super::input::{for_each_record, key, place};
 use super::output::{GridOutput, GridWriter, Out};
 use super::{BudgetArgs, InputArgs, Status, strategy_named};
 
@@ -46,7 +46,10 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let status = for_each_record(&args.input, |source, record| {
         let place = place(source, record);
         if let Err(reason) = strategy.supports(record.puzzle.shape()) {
-            eprintln!("sudolab: {place}: {} cannot solve this puzzle: {reason}", strategy.name());
+            eprintln!(
+                "sudolab: {place}: {} cannot solve this puzzle: {reason}",
+                strategy.name()
+            );
             return Ok(Status::Error);
         }
         if let Err(message) = writer.can_write(&record.puzzle) {
@@ -64,7 +67,10 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         );
         let Some(solution) = solution else {
             let why = match outcome.stopped {
-                None => "no solution".to_string(),
+                None => match find_conflict(&record.puzzle) {
+                    Some(conflict) => format!("no solution: the givens conflict: {conflict}"),
+                    None => "no solution".to_string(),
+                },
                 Some(stop) => format!("gave up: {stop} ({})", outcome.stats),
             };
             eprintln!("sudolab: {place}: {why}");
@@ -72,7 +78,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         };
         let status = check_known(&place, record, &solution);
         if args.stats && args.output != GridOutput::Json {
-            eprintln!("{place}: {stats_text}");
+            eprintln!("{}: {stats_text}", key(source, record));
         }
         let extra = (args.output == GridOutput::Json).then(|| {
             let mut fields = serde_json::Map::new();
@@ -106,9 +112,9 @@ pub(crate) fn check_known(place: &str, record: &Record, solution: &Grid) -> Stat
                 Ok(()) => eprintln!(
                     "sudolab: {place}: the known solution differs from the one found (both are valid: the puzzle has several solutions)"
                 ),
-                Err(invalid) => eprintln!(
-                    "sudolab: {place}: the known solution is wrong: {invalid}"
-                ),
+                Err(invalid) => {
+                    eprintln!("sudolab: {place}: the known solution is wrong: {invalid}");
+                }
             }
             Status::Negative
         }

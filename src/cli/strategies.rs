@@ -9,7 +9,11 @@ pub(crate) fn run() -> anyhow::Result<Status> {
     let mut out = Out::new();
     let width = registry().iter().map(|s| s.name().len()).max().unwrap_or(0);
     for strategy in registry() {
-        out.write_str(&format!("{:<width$}  {}\n", strategy.name(), strategy.summary()))?;
+        out.write_str(&format!(
+            "{:<width$}  {}\n",
+            strategy.name(),
+            strategy.summary()
+        ))?;
     }
     out.finish()?;
     Ok(Status::Success)

@@ -113,7 +113,11 @@ fn shape_from_json(value: &Value) -> Result<Shape, String> {
 }
 
 /// Cells as rows of numbers or one flat array.
-fn grid_from_json(value: &Value, shape: Option<Shape>, empty_allowed: bool) -> Result<Grid, String> {
+fn grid_from_json(
+    value: &Value,
+    shape: Option<Shape>,
+    empty_allowed: bool,
+) -> Result<Grid, String> {
     let items = value
         .as_array()
         .ok_or_else(|| format!("expected an array of rows, found {}", kind_of(value)))?;
@@ -206,12 +210,18 @@ mod tests {
     #[test]
     fn explains_bad_json() {
         let err = parse_json("[[1,0],[0", None).pop().unwrap().unwrap_err();
-        assert_eq!(err.to_string(), "line 1, column 9: EOF while parsing a list");
+        assert_eq!(
+            err.to_string(),
+            "line 1, column 9: EOF while parsing a list"
+        );
         let err = parse_json("[[1,0,0,0],[0,0,0],[0,0,0,0],[0,0,0,0]]", None)
             .pop()
             .unwrap()
             .unwrap_err();
-        assert_eq!(err.to_string(), "puzzle 1: row 2: expected 4 numbers, found 3");
+        assert_eq!(
+            err.to_string(),
+            "puzzle 1: row 2: expected 4 numbers, found 3"
+        );
         let err = parse_json("[[1,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,7]]", None)
             .pop()
             .unwrap()

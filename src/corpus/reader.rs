@@ -2,7 +2,9 @@
 
 use std::io::{self, BufRead};
 
-use crate::model::{Found, Grid, ParseError, Shape, count_tokens, parse_grid_row, parse_line_record};
+use crate::model::{
+    Found, Grid, ParseError, Shape, count_tokens, parse_grid_row, parse_line_record,
+};
 
 use super::{CorpusError, Format, Record, parse_json};
 
@@ -119,22 +121,26 @@ impl<R: BufRead> Reader<R> {
             self.held = false;
         }
         let mut rest = Vec::new();
-        let records = match self.input.read_to_end(&mut rest) {
-            Err(err) => vec![Err(CorpusError::Io(err))],
-            Ok(_) => {
-                held.extend_from_slice(&rest);
-                match String::from_utf8(held) {
-                    Ok(body) => {
-                        text.push_str(&body);
-                        parse_json(&text, self.shape)
-                    }
-                    Err(err) => {
-                        let offset = err.utf8_error().valid_up_to();
-                        let bytes = err.as_bytes();
-                        let line = self.line_no.max(1) + bytes[..offset].iter().filter(|&&b| b == b'\n').count();
-                        let column = offset - bytes[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
-                        vec![Err(ParseError::at(line, column, format!("expected UTF-8 text, found {}", Found(bytes[offset]))).into())]
-                    }
+        let records = if let Err(err) = self.input.read_to_end(&mut rest) {
+            vec![Err(CorpusError::Io(err))]
+        } else {
+            held.extend_from_slice(&rest);
+            match String::from_utf8(held) {
+                Ok(body) => {
+                    text.push_str(&body);
+                    parse_json(&text, self.shape)
+                }
+                Err(err) => {
+                    let offset = err.utf8_error().valid_up_to();
+                    let bytes = err.as_bytes();
+                    let (line, column) = position_of(&bytes[..offset]);
+                    let message = format!("expected UTF-8 text, found {}", Found(bytes[offset]));
+                    vec![Err(ParseError::at(
+                        self.line_no.max(1) + line - 1,
+                        column,
+                        message,
+                    )
+                    .into())]
                 }
             }
         };
@@ -156,21 +162,24 @@ impl<R: BufRead> Reader<R> {
         let looks_like_row = count_tokens(trimmed) >= 2
             && first_token.len() <= 2
             && first_token.iter().all(|&b| b.is_ascii_digit() || b == b'.');
-        self.mode = if looks_like_row { Mode::Grid } else { Mode::Line };
+        self.mode = if looks_like_row {
+            Mode::Grid
+        } else {
+            Mode::Line
+        };
         self.held = true;
     }
 
     /// Reads one grid-form puzzle whose first row is the current line.
     fn read_grid_puzzle(&mut self) -> Result<Record, CorpusError> {
         let first_line = self.line_no;
-        let shape = match self.shape {
-            Some(shape) => shape,
-            None => {
-                let side = count_tokens(&self.line);
-                Shape::for_side(side).map_err(|err| {
-                    ParseError::line(first_line, format!("a first row of {side} numbers: {err}"))
-                })?
-            }
+        let shape = if let Some(shape) = self.shape {
+            shape
+        } else {
+            let side = count_tokens(&self.line);
+            Shape::for_side(side).map_err(|err| {
+                ParseError::line(first_line, format!("a first row of {side} numbers: {err}"))
+            })?
         };
         let side = shape.side();
         let mut cells = Vec::with_capacity(shape.cell_count());
@@ -217,6 +226,21 @@ impl<R: BufRead> Reader<R> {
         }
         Ok(())
     }
+}
+
+/// The one-based line and column just after `text`.
+fn position_of(text: &[u8]) -> (usize, usize) {
+    let mut line = 1;
+    let mut column = 1;
+    for &byte in text {
+        if byte == b'\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    (line, column)
 }
 
 impl<R: BufRead> Iterator for Reader<R> {

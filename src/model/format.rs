@@ -103,7 +103,6 @@ pub fn describe_alphabet(side: usize, empty_allowed: bool) -> String {
     }
 }
 
-
 /// What one line of the line form holds: a puzzle and optionally what is known of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineRecord {
@@ -166,9 +165,10 @@ pub fn parse_line_record(
 /// `Some(Err(message))` when it is but no default box shape fits.
 fn infer_line_shape(len: usize) -> Option<Result<Shape, String>> {
     let side = (1..=MAX_LINE_SIDE).find(|side| side * side == len)?;
-    Some(Shape::for_side(side).map_err(|err| {
-        format!("a puzzle of {len} symbols is {side}x{side}, but {err}")
-    }))
+    Some(
+        Shape::for_side(side)
+            .map_err(|err| format!("a puzzle of {len} symbols is {side}x{side}, but {err}")),
+    )
 }
 
 /// Splits a line into fields at `,`, `;`, `:` and runs of whitespace, with each field's
@@ -197,7 +197,9 @@ fn parse_symbols(
         return Err(ParseError::at(
             line,
             start + 1,
-            format!("the line form holds sides up to {MAX_LINE_SIDE}; a {shape} box shape has side {side}: use the grid or JSON form"),
+            format!(
+                "the line form holds sides up to {MAX_LINE_SIDE}; a {shape} box shape has side {side}: use the grid or JSON form"
+            ),
         ));
     }
     let mut cells = Vec::with_capacity(shape.cell_count());
@@ -385,7 +387,10 @@ mod tests {
 
     #[test]
     fn grid_rows_are_checked() {
-        assert_eq!(parse_grid_row(b" 1 0  4 3", 4, 1).unwrap(), vec![1, 0, 4, 3]);
+        assert_eq!(
+            parse_grid_row(b" 1 0  4 3", 4, 1).unwrap(),
+            vec![1, 0, 4, 3]
+        );
         assert_eq!(
             parse_grid_row(b"1 0 5 3", 4, 9).unwrap_err().to_string(),
             "line 9, column 5: expected a number 0-4, found '5'"
@@ -398,7 +403,11 @@ mod tests {
 
     #[test]
     fn writes_both_text_forms() {
-        let grid = Grid::from_cells("2x2".parse().unwrap(), (0..16).map(|i| (i % 4) as u8 + 1).collect()).unwrap();
+        let grid = Grid::from_cells(
+            "2x2".parse().unwrap(),
+            (0..16).map(|i| (i % 4) as u8 + 1).collect(),
+        )
+        .unwrap();
         assert_eq!(to_line(&grid).unwrap(), "1234123412341234");
         assert_eq!(to_grid_text(&grid).lines().next().unwrap(), "1 2 3 4");
     }

@@ -173,10 +173,7 @@ impl FromStr for Shape {
     /// Parses `RxC` (also `R*C` or `RXC`): `R` rows and `C` columns per box.
     fn from_str(text: &str) -> Result<Shape, ShapeError> {
         let syntax = || ShapeError::Syntax(text.to_string());
-        let (rows, cols) = text
-            .trim()
-            .split_once(['x', 'X', '*'])
-            .ok_or_else(syntax)?;
+        let (rows, cols) = text.trim().split_once(['x', 'X', '*']).ok_or_else(syntax)?;
         let rows: usize = rows.trim().parse().map_err(|_| syntax())?;
         let cols: usize = cols.trim().parse().map_err(|_| syntax())?;
         Shape::new(rows, cols)
@@ -259,7 +256,10 @@ mod tests {
     fn rectangular_boxes_tile_the_board() {
         let shape = Shape::new(2, 3).unwrap();
         assert_eq!(shape.house_cells(House::Box(0)), vec![0, 1, 2, 6, 7, 8]);
-        assert_eq!(shape.house_cells(House::Box(3)), vec![15, 16, 17, 21, 22, 23]);
+        assert_eq!(
+            shape.house_cells(House::Box(3)),
+            vec![15, 16, 17, 21, 22, 23]
+        );
         assert_eq!(shape.box_at(5, 5), 5);
         assert_eq!(shape.peers(0).len(), 5 + 5 + 2);
         assert_eq!(cell_name(shape, 7), "r2c2");

@@ -154,19 +154,25 @@ mod tests {
         let mut changed = solution;
         changed[15] = 3;
         assert_eq!(
-            validate(&puzzle, &grid("2x2", &changed)).unwrap_err().to_string(),
+            validate(&puzzle, &grid("2x2", &changed))
+                .unwrap_err()
+                .to_string(),
             "cell r4c4 holds 3 but the puzzle gives 1"
         );
         let mut swapped = solution;
         swapped.swap(0, 1);
         assert_eq!(
-            validate(&puzzle, &grid("2x2", &swapped)).unwrap_err().to_string(),
+            validate(&puzzle, &grid("2x2", &swapped))
+                .unwrap_err()
+                .to_string(),
             "digit 2 appears twice in column 1 (r1c1 and r3c1)"
         );
         let mut holey = solution;
         holey[2] = 0;
         assert_eq!(
-            validate(&puzzle, &grid("2x2", &holey)).unwrap_err().to_string(),
+            validate(&puzzle, &grid("2x2", &holey))
+                .unwrap_err()
+                .to_string(),
             "cell r1c3 is empty"
         );
     }

@@ -44,7 +44,10 @@ impl<'a> Budget<'a> {
         if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             return Err(Stop::Cancelled);
         }
-        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
             return Err(Stop::Deadline);
         }
         Ok(())

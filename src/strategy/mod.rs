@@ -192,12 +192,8 @@ pub trait Strategy: Send + Sync {
 
     /// Searches for solutions of `puzzle`, calling `on_solution` once per solution found, until
     /// the tree is exhausted or a limit stops it.
-    fn search(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-    ) -> Outcome;
+    fn search(&self, puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid))
+    -> Outcome;
 
     /// The same search, reporting every event to `observer`; `None` when this engine cannot be
     /// traced.

@@ -22,7 +22,12 @@ impl Strategy for Mrv {
         "backtracking on the empty cell with the fewest candidates (ties row-major), values ascending"
     }
 
-    fn search(&self, puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid)) -> Outcome {
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
         run(puzzle, limits, on_solution, Silent)
     }
 

@@ -52,12 +52,12 @@ pub trait Observer {
 pub struct Silent;
 
 impl Observer for Silent {
-    #[inline(always)]
+    #[inline]
     fn is_active(&self) -> bool {
         false
     }
 
-    #[inline(always)]
+    #[inline]
     fn event(&mut self, _depth: usize, _nodes: u64, _event: Event) {}
 }
 

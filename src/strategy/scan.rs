@@ -23,7 +23,12 @@ impl Strategy for Scan {
         "plain backtracking: row-major cells, values ascending, each checked by scanning row, column and box"
     }
 
-    fn search(&self, puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid)) -> Outcome {
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
         run(puzzle, limits, on_solution, Silent)
     }
 

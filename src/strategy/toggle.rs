@@ -23,7 +23,12 @@ impl Strategy for Toggle {
         "backtracking over the blanks in row-major order with row/column/box used tables toggled on enter and undo"
     }
 
-    fn search(&self, puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid)) -> Outcome {
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
         run(puzzle, limits, on_solution, Silent)
     }
 

@@ -66,7 +66,9 @@ fn parse_verdict(text: &str) -> Result<Verdict, String> {
         "none" => Ok(Verdict::None),
         "unique" => Ok(Verdict::Unique),
         "multiple" => Ok(Verdict::Multiple),
-        other => Err(format!("unknown verdict '{other}' (none, unique, multiple)")),
+        other => Err(format!(
+            "unknown verdict '{other}' (none, unique, multiple)"
+        )),
     }
 }
 
@@ -108,8 +110,8 @@ pub fn all_cases() -> Vec<Loaded> {
     let mut loaded = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        let parsed: CaseFile = toml::from_str(&text)
-            .unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+        let parsed: CaseFile =
+            toml::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
         for case in parsed.case {
             loaded.push(load(&file, case).unwrap_or_else(|err| panic!("{err}")));
         }
@@ -220,7 +222,11 @@ fn check_case(strategy: &dyn Strategy, loaded: &Loaded) -> Vec<String> {
         (None, Verdict::None) if outcome.stopped.is_none() => {}
         (solution, expected) => problems.push(format!(
             "solve: returned {} (stopped: {:?}) for a puzzle with verdict {expected}",
-            if solution.is_some() { "a solution" } else { "nothing" },
+            if solution.is_some() {
+                "a solution"
+            } else {
+                "nothing"
+            },
             outcome.stopped
         )),
     }
@@ -288,7 +294,12 @@ fn case_files_name_registered_strategies_and_cover_every_shape() {
     let cases = all_cases();
     let names = strategy::names();
     for loaded in &cases {
-        for name in loaded.case.solve.keys().chain(loaded.case.uniqueness.keys()) {
+        for name in loaded
+            .case
+            .solve
+            .keys()
+            .chain(loaded.case.uniqueness.keys())
+        {
             assert!(
                 names.contains(&name.as_str()),
                 "{}: counters for unregistered strategy '{name}'",
@@ -300,8 +311,13 @@ fn case_files_name_registered_strategies_and_cover_every_shape() {
         .iter()
         .map(|loaded| loaded.puzzle.shape().to_string())
         .collect();
-    for expected in ["1x1", "1x2", "2x2", "2x3", "3x2", "3x3", "3x4", "4x4", "5x5"] {
-        assert!(shapes.iter().any(|shape| shape == expected), "no case with {expected} boxes");
+    for expected in [
+        "1x1", "1x2", "2x2", "2x3", "3x2", "3x3", "3x4", "4x4", "5x5",
+    ] {
+        assert!(
+            shapes.iter().any(|shape| shape == expected),
+            "no case with {expected} boxes"
+        );
     }
     for strategy in strategy::registry() {
         for loaded in &cases {
@@ -348,7 +364,12 @@ fn budgets_give_unknown_never_none() {
         let outcome = strategy.count_up_to(&board_b.puzzle, 2, &limits);
         assert_eq!(outcome.verdict(), Verdict::Unknown, "{}", strategy.name());
         assert_eq!(outcome.stopped, Some(strategy::Stop::NodeLimit));
-        assert_eq!(outcome.stats.get(Counter::Nodes), Some(10), "{}", strategy.name());
+        assert_eq!(
+            outcome.stats.get(Counter::Nodes),
+            Some(10),
+            "{}",
+            strategy.name()
+        );
     }
 }
 
@@ -375,6 +396,11 @@ fn cancellation_stops_the_search() {
     };
     for strategy in strategy::registry() {
         let outcome = strategy.count_up_to(&puzzle, 0, &limits);
-        assert_eq!(outcome.stopped, Some(strategy::Stop::Cancelled), "{}", strategy.name());
+        assert_eq!(
+            outcome.stopped,
+            Some(strategy::Stop::Cancelled),
+            "{}",
+            strategy.name()
+        );
     }
 }

@@ -27,7 +27,10 @@ fn transform(grid: &Grid, randoms: &[u64]) -> Grid {
     let box_rows = grid.shape().box_rows();
     let bands = side / box_rows;
     let band = pick(bands);
-    let (row_a, row_b) = (band * box_rows + pick(box_rows), band * box_rows + pick(box_rows));
+    let (row_a, row_b) = (
+        band * box_rows + pick(box_rows),
+        band * box_rows + pick(box_rows),
+    );
     grid = swap_rows_in_band(&grid, row_a, row_b);
     swap_bands(&grid, pick(bands), pick(bands))
 }
@@ -43,7 +46,10 @@ fn small_cases() -> Vec<Loaded> {
 
 fn check_verdict_kept(loaded: &Loaded, randoms: &[u64]) -> Result<(), TestCaseError> {
     let puzzle = transform(&loaded.puzzle, randoms);
-    let expected_solution = loaded.solution.as_ref().map(|solution| transform(solution, randoms));
+    let expected_solution = loaded
+        .solution
+        .as_ref()
+        .map(|solution| transform(solution, randoms));
     if let Some(solution) = &expected_solution {
         prop_assert_eq!(validate(&puzzle, solution), Ok(()));
     }
@@ -64,7 +70,12 @@ fn check_verdict_kept(loaded: &Loaded, randoms: &[u64]) -> Result<(), TestCaseEr
             loaded.id
         );
         if loaded.verdict == Verdict::Unique {
-            prop_assert_eq!(first.as_ref(), expected_solution.as_ref(), "{}", strategy.name());
+            prop_assert_eq!(
+                first.as_ref(),
+                expected_solution.as_ref(),
+                "{}",
+                strategy.name()
+            );
         }
     }
     Ok(())
