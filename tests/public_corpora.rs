@@ -1,1 +1,396 @@
-//! Checks on the public benchmark corpora (placeholder replaced below).
+//! Checks on the public benchmark corpora in `../shared/corpora` (or `$SUDOLAB_PUBLIC_CORPORA`).
+//!
+//! Built only with `--features public-corpora`: a fresh clone has no `../shared`, so the README's
+//! test command leaves these out, and `.ci/run` runs them as a separate step. Here a missing
+//! corpus is a failure, never a skip.
+//!
+//! Every registered strategy runs on every set within a node budget: a definite answer must
+//! agree with the published one (verdict, solution, exact count), and the strategies listed in
+//! [`MUST_DECIDE`] must give a definite answer on every puzzle.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sudolab::corpus::{Format, Reader, Record};
+use sudolab::model::{Grid, Shape, find_conflict, parse_line_record, validate};
+use sudolab::strategy::{self, Limits, Verdict};
+
+/// Strategies complete enough to decide every puzzle of these sets within the budget.
+const MUST_DECIDE: &[&str] = &["mrv"];
+
+/// The node budget of every other strategy (the row-major backtrackers need millions of
+/// nodes on the hardest puzzles; they may say unknown, never something wrong).
+const NODE_BUDGET: u64 = 200_000;
+
+fn corpora_dir() -> PathBuf {
+    let dir = std::env::var_os("SUDOLAB_PUBLIC_CORPORA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("PROVENANCE.md").is_file(),
+        "the public corpora are missing: expected {} (with PROVENANCE.md); set SUDOLAB_PUBLIC_CORPORA",
+        dir.display()
+    );
+    dir
+}
+
+fn read_lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn read_records(path: &Path, take: usize) -> Vec<Record> {
+    let file = std::fs::File::open(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    Reader::new(std::io::BufReader::new(file), Format::Line, None)
+        .take(take)
+        .map(|record| record.unwrap_or_else(|err| panic!("{}: {err}", path.display())))
+        .collect()
+}
+
+fn parse(text: &str, shape: Option<Shape>) -> Grid {
+    parse_line_record(text.trim().as_bytes(), shape, 1)
+        .unwrap_or_else(|err| panic!("{text}: {err}"))
+        .puzzle
+}
+
+/// What the published data says of a puzzle.
+struct Expected {
+    /// The exact number of solutions, when published (`None`: only the verdict is known).
+    count: Option<u64>,
+    verdict: Verdict,
+    solution: Option<Grid>,
+}
+
+impl Expected {
+    fn unique(solution: Option<Grid>) -> Expected {
+        Expected {
+            count: Some(1),
+            verdict: Verdict::Unique,
+            solution,
+        }
+    }
+
+    fn exactly(count: u64) -> Expected {
+        let verdict = match count {
+            0 => Verdict::None,
+            1 => Verdict::Unique,
+            _ => Verdict::Multiple,
+        };
+        Expected {
+            count: Some(count),
+            verdict,
+            solution: None,
+        }
+    }
+}
+
+/// Runs every strategy on every puzzle; returns the problems found.
+fn check_set(label: &str, puzzles: &[(Grid, Expected)], count_exactly: bool) -> Vec<String> {
+    let mut problems = Vec::new();
+    for strategy in strategy::registry() {
+        let must_decide = MUST_DECIDE.contains(&strategy.name());
+        let mut undecided = 0;
+        for (idx, (puzzle, expected)) in puzzles.iter().enumerate() {
+            let place = format!("{label} #{} [{}]", idx + 1, strategy.name());
+            let mut limits = Limits::default().with_timeout(Duration::from_secs(30));
+            if !must_decide {
+                limits = limits.with_max_nodes(NODE_BUDGET);
+            }
+            let limit = if count_exactly { 0 } else { 2 };
+            let mut first = None;
+            let mut invalid = None;
+            let outcome = strategy.search(puzzle, &limits.with_max_solutions(limit), &mut |grid| {
+                if invalid.is_none() {
+                    invalid = validate(puzzle, grid).err();
+                }
+                first.get_or_insert_with(|| grid.clone());
+            });
+            if let Some(invalid) = invalid {
+                problems.push(format!("{place}: invalid solution: {invalid}"));
+            }
+            let verdict = outcome.verdict();
+            if verdict == Verdict::Unknown {
+                undecided += 1;
+                if must_decide {
+                    problems.push(format!("{place}: undecided ({:?})", outcome.stopped));
+                }
+                continue;
+            }
+            if verdict != expected.verdict {
+                problems.push(format!(
+                    "{place}: verdict {verdict}, expected {}",
+                    expected.verdict
+                ));
+            }
+            if let (true, Some(count), true) =
+                (count_exactly, expected.count, outcome.count().exhausted)
+            {
+                if outcome.found != count {
+                    problems.push(format!(
+                        "{place}: {} solutions, expected {count}",
+                        outcome.found
+                    ));
+                }
+            }
+            if let (Some(solution), Verdict::Unique) = (&expected.solution, verdict) {
+                if first.as_ref() != Some(solution) {
+                    problems.push(format!("{place}: solution differs from the published one"));
+                }
+            }
+        }
+        eprintln!(
+            "{label}: {} decided {} of {} puzzles",
+            strategy.name(),
+            puzzles.len() - undecided,
+            puzzles.len()
+        );
+    }
+    problems
+}
+
+fn assert_no_problems(problems: &[String]) {
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+fn unique_set(puzzles: &str, solutions: &str, take: usize) -> Vec<(Grid, Expected)> {
+    let dir = corpora_dir();
+    let records = read_records(&dir.join(puzzles), take);
+    let solutions = read_records(&dir.join(solutions), take);
+    assert_eq!(
+        records.len(),
+        solutions.len(),
+        "{puzzles}: one solution per puzzle"
+    );
+    assert!(!records.is_empty(), "{puzzles}: no puzzles");
+    records
+        .into_iter()
+        .zip(solutions)
+        .map(|(record, solution)| (record.puzzle, Expected::unique(Some(solution.puzzle))))
+        .collect()
+}
+
+#[test]
+fn norvig_and_gecode_sets_are_unique_with_the_published_solutions() {
+    let sets = [
+        (
+            "norvig/mlbright_easy50.txt",
+            "solutions/norvig_mlbright_easy50.solutions.txt",
+        ),
+        (
+            "norvig/mlbright_top95.txt",
+            "solutions/norvig_mlbright_top95.solutions.txt",
+        ),
+        (
+            "norvig/mlbright_hardest.txt",
+            "solutions/norvig_mlbright_hardest.solutions.txt",
+        ),
+        (
+            "norvig/mlbright_hardest20.txt",
+            "solutions/norvig_mlbright_hardest20.solutions.txt",
+        ),
+        (
+            "norvig/mlbright_topn87.txt",
+            "solutions/norvig_mlbright_topn87.solutions.txt",
+        ),
+        (
+            "large/gecode_9x9.txt",
+            "solutions/large_gecode_9x9.solutions.txt",
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (puzzles, solutions) in sets {
+        problems.extend(check_set(
+            puzzles,
+            &unique_set(puzzles, solutions, usize::MAX),
+            false,
+        ));
+    }
+    assert_no_problems(&problems);
+}
+
+#[test]
+fn tdoku_samples_are_unique_with_the_published_solutions() {
+    let sets = [
+        (
+            "tdoku/puzzles1_unbiased_first1000.txt",
+            "solutions/tdoku_puzzles1_unbiased_first1000.solutions.txt",
+            1000,
+        ),
+        (
+            "tdoku/puzzles2_17_clue.txt",
+            "solutions/tdoku_puzzles2_17_clue.solutions.txt",
+            100,
+        ),
+        (
+            "tdoku/puzzles3_magictour_top1465.txt",
+            "solutions/tdoku_puzzles3_magictour_top1465.solutions.txt",
+            300,
+        ),
+        (
+            "tdoku/puzzles6_forum_hardest_1106.txt",
+            "solutions/tdoku_puzzles6_forum_hardest_1106.solutions.txt",
+            100,
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (puzzles, solutions, take) in sets {
+        problems.extend(check_set(
+            puzzles,
+            &unique_set(puzzles, solutions, take),
+            false,
+        ));
+    }
+    assert_no_problems(&problems);
+}
+
+/// tdoku's test file, `puzzle:count[:solution]`: every published count, 0 to 847, reproduced.
+#[test]
+fn tdoku_test_puzzles_reproduce_the_published_counts() {
+    let dir = corpora_dir();
+    let records = read_records(&dir.join("tdoku/test_puzzles.txt"), usize::MAX);
+    assert_eq!(records.len(), 43);
+    let puzzles: Vec<(Grid, Expected)> = records
+        .into_iter()
+        .map(|record| {
+            let mut expected = Expected::exactly(record.count.expect("every line has a count"));
+            expected.solution = record.solution;
+            (record.puzzle, expected)
+        })
+        .collect();
+    assert_no_problems(&check_set("tdoku/test_puzzles.txt", &puzzles, true));
+}
+
+/// Serg's multi-solution benchmark: the first 300 puzzles, every solution counted.
+#[test]
+fn serg_benchmark_counts_are_reproduced() {
+    let dir = corpora_dir();
+    let records = read_records(&dir.join("tdoku/puzzles7_serg_benchmark.txt"), 300);
+    let counts =
+        read_lines(&dir.join("solutions/tdoku_puzzles7_serg_benchmark.solution_counts.txt"));
+    let puzzles: Vec<(Grid, Expected)> = records
+        .into_iter()
+        .zip(counts)
+        .map(|(record, count)| {
+            (
+                record.puzzle,
+                Expected::exactly(count.trim().parse().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(puzzles.len(), 300);
+    assert_no_problems(&check_set("serg_benchmark", &puzzles, true));
+}
+
+/// Invalid givens, unsolvable puzzles and exact multiple counts from tdoku's and the `sudoku`
+/// crate's tests.
+#[test]
+fn negative_cases_get_their_verdicts() {
+    let dir = corpora_dir();
+    let mut puzzles = Vec::new();
+    for line in read_lines(&dir.join("negative/negative_cases.tsv")) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let puzzle = parse(fields[0], None);
+        let expected = match fields[1] {
+            "INVALID_GIVENS" => {
+                assert!(
+                    find_conflict(&puzzle).is_some(),
+                    "{}: givens should conflict",
+                    fields[0]
+                );
+                Expected::exactly(0)
+            }
+            "NO_SOLUTION" => Expected::exactly(0),
+            "MULTIPLE(>=1000)" => Expected {
+                count: None,
+                verdict: Verdict::Multiple,
+                solution: None,
+            },
+            multiple => {
+                let count = multiple
+                    .strip_prefix("MULTIPLE(")
+                    .and_then(|rest| rest.strip_suffix(')'))
+                    .and_then(|count| count.parse().ok())
+                    .unwrap_or_else(|| panic!("unknown expectation {multiple}"));
+                Expected::exactly(count)
+            }
+        };
+        puzzles.push((puzzle, expected));
+    }
+    assert_eq!(puzzles.len(), 34);
+    // Exact counts for all but the open-ended one, which is checked for "multiple" only.
+    let (open, exact): (Vec<_>, Vec<_>) = puzzles.into_iter().partition(|(_, e)| e.count.is_none());
+    let mut problems = check_set("negative_cases", &exact, true);
+    problems.extend(check_set("negative_cases (open count)", &open, false));
+    assert_no_problems(&problems);
+}
+
+/// Named hard puzzles (TSV: name, puzzle, count, solution) and the plb hard20 list.
+#[test]
+fn famous_hard_puzzles_are_unique() {
+    let dir = corpora_dir();
+    let puzzles: Vec<(Grid, Expected)> = read_lines(&dir.join("misc/famous_hardest.tsv"))
+        .iter()
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (
+                parse(fields[1], None),
+                Expected::unique(Some(parse(fields[3], None))),
+            )
+        })
+        .collect();
+    assert_eq!(puzzles.len(), 15);
+    let mut problems = check_set("famous_hardest", &puzzles, false);
+    let plb: Vec<(Grid, Expected)> = read_lines(&dir.join("misc/plb_hard20_annotated.txt"))
+        .iter()
+        .map(|line| {
+            (
+                parse(line.split('\t').next().unwrap(), None),
+                Expected::unique(None),
+            )
+        })
+        .collect();
+    assert_eq!(plb.len(), 20);
+    problems.extend(check_set("plb_hard20", &plb, false));
+    assert_no_problems(&problems);
+}
+
+/// wthe22's lists: 4x4, 6x6 (2x3 boxes), 9x9, 12x12 (3x4 boxes) and 16x16, in sections headed
+/// `#sudoku WxH name` (W the box width, H its height); lines `puzzle[_solution[_...]]`.
+#[test]
+fn wthe22_lists_of_every_size_are_unique() {
+    let dir = corpora_dir();
+    let text =
+        std::fs::read_to_string(dir.join("misc/wthe22_sudoku_bat_builtin_lists.txt")).unwrap();
+    let mut shape = None;
+    let mut puzzles = Vec::new();
+    for line in text.lines().map(str::trim).filter(|line| !line.is_empty()) {
+        if let Some(header) = line.strip_prefix("#sudoku ") {
+            let dims = header.split_whitespace().next().unwrap();
+            let (width, height) = dims.split_once('x').unwrap();
+            shape = Some(Shape::new(height.parse().unwrap(), width.parse().unwrap()).unwrap());
+            continue;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split('_');
+        let puzzle = parse(fields.next().unwrap(), shape);
+        let solution = fields.next().map(|solution| parse(solution, shape));
+        puzzles.push((puzzle, Expected::unique(solution)));
+    }
+    let sides: Vec<usize> = puzzles.iter().map(|(puzzle, _)| puzzle.side()).collect();
+    for side in [4, 6, 9, 12, 16] {
+        assert!(sides.contains(&side), "no {side}x{side} puzzle read");
+    }
+    assert_no_problems(&check_set("wthe22", &puzzles, false));
+}
