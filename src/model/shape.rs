@@ -150,14 +150,14 @@ impl Shape {
         let row = self.row_of(cell_idx);
         let col = self.col_of(cell_idx);
         let box_idx = self.box_of(cell_idx);
-        (0..self.cell_count())
-            .filter(|&other| {
-                other != cell_idx
-                    && (self.row_of(other) == row
-                        || self.col_of(other) == col
-                        || self.box_of(other) == box_idx)
-            })
-            .collect()
+        let mut peers: Vec<usize> = [House::Row(row), House::Col(col), House::Box(box_idx)]
+            .into_iter()
+            .flat_map(|house| self.house_cells(house))
+            .filter(|&other| other != cell_idx)
+            .collect();
+        peers.sort_unstable();
+        peers.dedup();
+        peers
     }
 }
 
