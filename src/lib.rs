@@ -37,5 +37,6 @@
 //! ```
 
 pub mod corpus;
+pub mod encode;
 pub mod model;
 pub mod strategy;

@@ -157,7 +157,9 @@ impl<R: BufRead> Reader<R> {
         }
         // A grid row is at least three short numbers ("0 3 0 2"); a line-form puzzle with its
         // solution is two long fields, or two one-symbol fields for a 1x1 board.
-        let mut tokens = trimmed.split(u8::is_ascii_whitespace).filter(|t| !t.is_empty());
+        let mut tokens = trimmed
+            .split(u8::is_ascii_whitespace)
+            .filter(|t| !t.is_empty());
         let looks_like_row = count_tokens(trimmed) >= 3
             && tokens.all(|token| {
                 token.len() <= 2 && token.iter().all(|&b| b.is_ascii_digit() || b == b'.')

@@ -6,9 +6,12 @@
 
 mod backtrack;
 mod budget;
+mod dlx;
+mod dlx_knuth;
 mod mrv;
 mod observe;
 mod registry;
+mod sat;
 mod scan;
 mod stats;
 mod toggle;
@@ -22,9 +25,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Grid, Shape};
 
+pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
+pub use dlx_knuth::DlxKnuth;
 pub use mrv::Mrv;
 pub use observe::{Event, Observer, Silent};
 pub use registry::{UnknownStrategy, find, names, registry};
+pub use sat::{MAX_SAT_SIDE, Sat};
 pub use scan::Scan;
 pub use stats::{Counter, Stats};
 pub use toggle::Toggle;
@@ -184,6 +190,10 @@ pub trait Strategy: Send + Sync {
 
     /// One line on what the engine does.
     fn summary(&self) -> &'static str;
+
+    /// The counters this engine reports; the others are absent from its `Stats`, never zero.
+    /// A node budget (`Limits::max_nodes`) applies only to engines that count `nodes`.
+    fn counters(&self) -> &'static [Counter];
 
     /// Whether the engine handles puzzles of this shape; `Err` says why not.
     fn supports(&self, _shape: Shape) -> Result<(), String> {

@@ -12,7 +12,9 @@
 use crate::model::{Grid, find_conflict};
 
 use super::backtrack::{Backtrack, CLASSIC_COUNTERS, HouseMasks, digits_of};
-use super::{Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome};
+use super::{
+    Counter, Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome,
+};
 
 /// Backtracking that always branches on the empty cell with the fewest candidates.
 pub struct Mrv;
@@ -24,6 +26,10 @@ impl Strategy for Mrv {
 
     fn summary(&self) -> &'static str {
         "backtracking on the empty cell with the fewest candidates (ties row-major), values ascending"
+    }
+
+    fn counters(&self) -> &'static [Counter] {
+        &CLASSIC_COUNTERS
     }
 
     fn search(
@@ -95,6 +101,10 @@ fn search_node<O: Observer>(
 /// undone. A filled cell has no candidates and the count [`FILLED`], so that the choice of cell
 /// is a minimum over a byte array, which the compiler vectorises, and the first position of
 /// that minimum is the first most constrained cell in row-major order.
+#[expect(
+    clippy::struct_field_names,
+    reason = "the candidates of each cell are what the struct is about"
+)]
 struct Candidates {
     /// Candidate digits (as bits) of each cell; zero for filled cells.
     candidates: Vec<u64>,

@@ -16,6 +16,13 @@ pub enum Event {
         /// Candidates of that cell (for the fixed-order backtrackers, the values still allowed).
         candidates: usize,
     },
+    /// An exact-cover search picked the item to branch on, with how many options cover it.
+    ChooseItem {
+        /// The item's name: `p3.7` (cell r3c7), `r3.5` (row 3 holds 5), `c7.5`, `b2.5`.
+        item: String,
+        /// Options still covering it.
+        options: usize,
+    },
     /// A value was written into a cell.
     Try {
         /// Row-major cell index.

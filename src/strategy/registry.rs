@@ -1,9 +1,18 @@
 //! The registry: every strategy by name. Adding an engine means adding it here; the
 //! data-driven suite and the guard test pick it up from this list.
 
-use super::{Mrv, Scan, Strategy, Toggle};
+use super::{Dlx, DlxKnuth, Mrv, Sat, Scan, Strategy, Toggle};
 
-static REGISTRY: [&dyn Strategy; 3] = [&Scan, &Toggle, &Mrv];
+static REGISTRY: [&dyn Strategy; 8] = [
+    &Scan,
+    &Toggle,
+    &Mrv,
+    &DlxKnuth,
+    &Dlx,
+    &Sat::REDUCED,
+    &Sat::EXTENDED,
+    &Sat::MINIMAL,
+];
 
 /// Every registered strategy, in the order the CLI lists them.
 pub fn registry() -> &'static [&'static dyn Strategy] {

@@ -9,7 +9,9 @@
 use crate::model::{Grid, Shape, find_conflict};
 
 use super::backtrack::{Backtrack, CLASSIC_COUNTERS};
-use super::{Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome};
+use super::{
+    Counter, Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome,
+};
 
 /// Plain row-major backtracking that checks each value by scanning the board.
 pub struct Scan;
@@ -21,6 +23,10 @@ impl Strategy for Scan {
 
     fn summary(&self) -> &'static str {
         "plain backtracking: row-major cells, values ascending, each checked by scanning row, column and box"
+    }
+
+    fn counters(&self) -> &'static [Counter] {
+        &CLASSIC_COUNTERS
     }
 
     fn search(

@@ -9,7 +9,9 @@
 use crate::model::{Grid, find_conflict};
 
 use super::backtrack::{Backtrack, CLASSIC_COUNTERS, HouseMasks, digits_of};
-use super::{Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome};
+use super::{
+    Counter, Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome,
+};
 
 /// Backtracking over the blanks with row, column and box used tables flipped on enter and undo.
 pub struct Toggle;
@@ -21,6 +23,10 @@ impl Strategy for Toggle {
 
     fn summary(&self) -> &'static str {
         "backtracking over the blanks in row-major order with row/column/box used tables toggled on enter and undo"
+    }
+
+    fn counters(&self) -> &'static [Counter] {
+        &CLASSIC_COUNTERS
     }
 
     fn search(

@@ -1,0 +1,476 @@
+//! CNF encodings of a puzzle, written as DIMACS and decoded back from a solver's model.
+//!
+//! One variable per cell and digit ("cell holds digit").
+//! - `minimal` (Lynce and Ouaknine 2006): every cell holds at least one digit; no digit twice
+//!   in a row, column or box (pairwise); givens as unit clauses.
+//! - `extended` (Lynce and Ouaknine 2006): `minimal` plus every cell holds at most one digit
+//!   and every house holds every digit at least once. Redundant, but gives unit propagation
+//!   much more to work with.
+//! - `reduced` (after Kwon and Jain 2006): the givens are propagated away before encoding.
+//!   Variables exist only for the candidates of empty cells (digits not used by a given peer);
+//!   clauses made true by a given are dropped and literals made false are removed; the rest is
+//!   the extended encoding. Far smaller, and what the `sat` strategy uses.
+//!
+//! A DIMACS file written here carries the box shape, the givens and the meaning of every
+//! variable in `c sudolab ...` comment lines, so that [`decode_dimacs_model`] can turn any
+//! solver's model back into a grid without the original puzzle file.
+
+use std::fmt::{self, Write as _};
+
+use crate::model::{DigitSet, Grid, Shape, find_conflict};
+
+/// Which CNF encoding to build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Encoding {
+    /// Lynce and Ouaknine's minimal encoding.
+    Minimal,
+    /// Lynce and Ouaknine's extended encoding.
+    Extended,
+    /// The extended encoding over the candidates left by the givens (Kwon and Jain).
+    #[default]
+    Reduced,
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Encoding::Minimal => "minimal",
+            Encoding::Extended => "extended",
+            Encoding::Reduced => "reduced",
+        })
+    }
+}
+
+/// A CNF formula for a puzzle, with the meaning of each variable.
+#[derive(Clone, Debug)]
+pub struct Cnf {
+    puzzle: Grid,
+    encoding: Encoding,
+    /// `vars[v - 1]` is the (cell, digit) of DIMACS variable `v`.
+    vars: Vec<(u32, u8)>,
+    /// `var_of[cell * side + digit - 1]`: the DIMACS variable, or 0 when there is none.
+    var_of: Vec<u32>,
+    /// Clause literals in DIMACS numbering, each clause ended by a 0.
+    literals: Vec<i32>,
+    clause_count: usize,
+}
+
+impl Cnf {
+    /// Encodes `puzzle`. Conflicting givens give a formula with an empty clause.
+    pub fn build(puzzle: &Grid, encoding: Encoding) -> Cnf {
+        let shape = puzzle.shape();
+        let side = shape.side();
+        let mut cnf = Cnf {
+            puzzle: puzzle.clone(),
+            encoding,
+            vars: Vec::new(),
+            var_of: vec![0; shape.cell_count() * side],
+            literals: Vec::new(),
+            clause_count: 0,
+        };
+        let houses: Vec<Vec<usize>> = shape
+            .houses()
+            .map(|house| shape.house_cells(house))
+            .collect();
+        match encoding {
+            Encoding::Minimal | Encoding::Extended => {
+                for cell in 0..shape.cell_count() {
+                    for digit in 1..=side as u8 {
+                        cnf.new_var(cell, digit);
+                    }
+                }
+                for cell in 0..shape.cell_count() {
+                    let lits: Vec<i32> = (1..=side as u8).map(|d| cnf.lit(cell, d)).collect();
+                    cnf.add_clause(&lits);
+                    if encoding == Encoding::Extended {
+                        cnf.at_most_one(&lits);
+                    }
+                    let given = puzzle.get(cell);
+                    if given != 0 {
+                        let unit = cnf.lit(cell, given);
+                        cnf.add_clause(&[unit]);
+                    }
+                }
+                for cells in &houses {
+                    for digit in 1..=side as u8 {
+                        let lits: Vec<i32> =
+                            cells.iter().map(|&cell| cnf.lit(cell, digit)).collect();
+                        cnf.at_most_one(&lits);
+                        if encoding == Encoding::Extended {
+                            cnf.add_clause(&lits);
+                        }
+                    }
+                }
+            }
+            Encoding::Reduced => {
+                if find_conflict(puzzle).is_some() {
+                    cnf.add_clause(&[]);
+                    return cnf;
+                }
+                let candidates = candidates_of(puzzle);
+                for (cell, cell_candidates) in candidates.iter().enumerate() {
+                    for digit in cell_candidates.iter() {
+                        cnf.new_var(cell, digit);
+                    }
+                }
+                for (cell, cell_candidates) in candidates.iter().enumerate() {
+                    if puzzle.get(cell) != 0 {
+                        continue;
+                    }
+                    let lits: Vec<i32> = cell_candidates.iter().map(|d| cnf.lit(cell, d)).collect();
+                    cnf.add_clause(&lits);
+                    cnf.at_most_one(&lits);
+                }
+                for cells in &houses {
+                    let placed: DigitSet = cells
+                        .iter()
+                        .filter(|&&cell| puzzle.get(cell) != 0)
+                        .fold(DigitSet::EMPTY, |mut set, &cell| {
+                            set.insert(puzzle.get(cell));
+                            set
+                        });
+                    for digit in 1..=side as u8 {
+                        if placed.contains(digit) {
+                            continue;
+                        }
+                        let lits: Vec<i32> = cells
+                            .iter()
+                            .filter(|&&cell| candidates[cell].contains(digit))
+                            .map(|&cell| cnf.lit(cell, digit))
+                            .collect();
+                        cnf.add_clause(&lits);
+                        cnf.at_most_one(&lits);
+                    }
+                }
+            }
+        }
+        cnf
+    }
+
+    fn new_var(&mut self, cell: usize, digit: u8) {
+        self.vars.push((cell as u32, digit));
+        self.var_of[cell * self.puzzle.side() + digit as usize - 1] = self.vars.len() as u32;
+    }
+
+    /// The positive literal of "cell holds digit"; the variable must exist.
+    fn lit(&self, cell: usize, digit: u8) -> i32 {
+        let var = self.var_of[cell * self.puzzle.side() + digit as usize - 1];
+        debug_assert!(var != 0, "no variable for cell {cell} digit {digit}");
+        i32::try_from(var).expect("at most 64^3 variables fit in an i32")
+    }
+
+    fn add_clause(&mut self, lits: &[i32]) {
+        self.literals.extend_from_slice(lits);
+        self.literals.push(0);
+        self.clause_count += 1;
+    }
+
+    /// Pairwise at-most-one over positive literals.
+    fn at_most_one(&mut self, lits: &[i32]) {
+        for (idx, &first) in lits.iter().enumerate() {
+            for &second in &lits[idx + 1..] {
+                self.add_clause(&[-first, -second]);
+            }
+        }
+    }
+
+    /// The encoding used.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The number of variables.
+    pub fn var_count(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// The number of clauses.
+    pub fn clause_count(&self) -> usize {
+        self.clause_count
+    }
+
+    /// The clauses, as slices of DIMACS literals.
+    pub fn clauses(&self) -> impl Iterator<Item = &[i32]> {
+        self.literals.split(|&lit| lit == 0).take(self.clause_count)
+    }
+
+    /// The grid a model describes: the givens plus, for each true variable, its digit.
+    /// `is_true(v)` tells whether DIMACS variable `v` is true.
+    pub fn decode(&self, is_true: impl Fn(u32) -> bool) -> Grid {
+        let mut grid = self.puzzle.clone();
+        for (idx, &(cell, digit)) in self.vars.iter().enumerate() {
+            if is_true(idx as u32 + 1) && self.puzzle.get(cell as usize) == 0 {
+                grid.set(cell as usize, digit);
+            }
+        }
+        grid
+    }
+
+    /// The clause that forbids `solution` again: some empty cell must differ.
+    pub fn blocking_clause(&self, solution: &Grid) -> Vec<i32> {
+        (0..solution.cells().len())
+            .filter(|&cell| self.puzzle.get(cell) == 0)
+            .map(|cell| -self.lit(cell, solution.get(cell)))
+            .collect()
+    }
+
+    /// The formula in DIMACS CNF, with comment lines giving the box shape, the givens and the
+    /// meaning of every variable (`c sudolab var V ROW COL DIGIT`, one-based).
+    pub fn to_dimacs(&self) -> String {
+        let shape = self.puzzle.shape();
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "c sudolab CNF, {} encoding: variable V true means cell (ROW, COL) holds DIGIT",
+            self.encoding
+        );
+        let _ = writeln!(text, "c decode a model with: sudolab decode THIS.cnf MODEL");
+        let _ = writeln!(text, "c sudolab box {shape}");
+        for (cell, &digit) in self.puzzle.cells().iter().enumerate() {
+            if digit != 0 {
+                let _ = writeln!(
+                    text,
+                    "c sudolab given {} {} {digit}",
+                    shape.row_of(cell) + 1,
+                    shape.col_of(cell) + 1
+                );
+            }
+        }
+        for (idx, &(cell, digit)) in self.vars.iter().enumerate() {
+            let cell = cell as usize;
+            let _ = writeln!(
+                text,
+                "c sudolab var {} {} {} {digit}",
+                idx + 1,
+                shape.row_of(cell) + 1,
+                shape.col_of(cell) + 1
+            );
+        }
+        let _ = writeln!(text, "p cnf {} {}", self.vars.len(), self.clause_count);
+        for clause in self.clauses() {
+            for lit in clause {
+                let _ = write!(text, "{lit} ");
+            }
+            text.push_str("0\n");
+        }
+        text
+    }
+}
+
+/// The candidates of every cell given the givens (empty for given cells); the givens must not
+/// conflict.
+fn candidates_of(puzzle: &Grid) -> Vec<DigitSet> {
+    let shape = puzzle.shape();
+    let side = shape.side();
+    let mut row_used = vec![DigitSet::EMPTY; side];
+    let mut col_used = vec![DigitSet::EMPTY; side];
+    let mut box_used = vec![DigitSet::EMPTY; side];
+    for (cell, &digit) in puzzle.cells().iter().enumerate() {
+        if digit != 0 {
+            row_used[shape.row_of(cell)].insert(digit);
+            col_used[shape.col_of(cell)].insert(digit);
+            box_used[shape.box_of(cell)].insert(digit);
+        }
+    }
+    (0..shape.cell_count())
+        .map(|cell| {
+            if puzzle.get(cell) != 0 {
+                return DigitSet::EMPTY;
+            }
+            let used = row_used[shape.row_of(cell)].bits()
+                | col_used[shape.col_of(cell)].bits()
+                | box_used[shape.box_of(cell)].bits();
+            DigitSet::from_bits(DigitSet::full(side).bits() & !used)
+        })
+        .collect()
+}
+
+/// A DIMACS file or model that cannot be decoded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// The CNF has no `c sudolab box` line: it was not written by sudolab.
+    #[error("the CNF has no 'c sudolab box RxC' comment: export it with 'sudolab export cnf'")]
+    NotSudolab,
+    /// A `c sudolab` line that does not parse.
+    #[error("CNF line {line}: {message}")]
+    BadComment {
+        /// One-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A model token that is not a literal.
+    #[error("model line {line}: expected a literal (a signed variable number), found '{found}'")]
+    BadLiteral {
+        /// One-based line number.
+        line: usize,
+        /// The token.
+        found: String,
+    },
+    /// The model describes something that is not a solution.
+    #[error("the model does not decode to a solution: {0}")]
+    NotASolution(String),
+}
+
+/// Decodes a SAT solver's model for a CNF written by [`Cnf::to_dimacs`]: `Ok(None)` when the
+/// solver said unsatisfiable, `Ok(Some(grid))` otherwise. Accepts the SAT competition format
+/// (`s SATISFIABLE`, `v 1 -2 ... 0`, as picosat and CaDiCaL write) and MiniSat's result file
+/// (`SAT`, then the literals).
+pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Grid>, DecodeError> {
+    let mut shape: Option<Shape> = None;
+    let mut givens = Vec::new();
+    let mut vars: Vec<(usize, usize, u8)> = Vec::new();
+    for (idx, line) in cnf_text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("c sudolab ") else {
+            continue;
+        };
+        let bad = |message: &str| DecodeError::BadComment {
+            line: idx + 1,
+            message: message.to_string(),
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let numbers = || -> Result<Vec<usize>, DecodeError> {
+            fields[1..]
+                .iter()
+                .map(|field| field.parse().map_err(|_| bad("expected numbers")))
+                .collect()
+        };
+        match fields.first().copied() {
+            Some("box") => {
+                let parsed: Shape = fields
+                    .get(1)
+                    .ok_or_else(|| bad("expected a box shape"))?
+                    .parse()
+                    .map_err(|err: crate::model::ShapeError| bad(&err.to_string()))?;
+                shape = Some(parsed);
+            }
+            Some("given") => givens.push(numbers()?),
+            Some("var") => {
+                let &[var, row, col, digit] = &numbers()?[..] else {
+                    return Err(bad("expected: var V ROW COL DIGIT"));
+                };
+                let cell = cell_index(shape, row, col).ok_or_else(|| {
+                    bad("a var line before the box line, or a cell off the board")
+                })?;
+                let digit = u8::try_from(digit).map_err(|_| bad("digit out of range"))?;
+                vars.push((var, cell, digit));
+            }
+            _ => {}
+        }
+    }
+    let shape = shape.ok_or(DecodeError::NotSudolab)?;
+    let mut grid = Grid::empty(shape);
+    for given in &givens {
+        let cell = cell_index(Some(shape), given[0], given[1]).ok_or(DecodeError::NotSudolab)?;
+        let digit = u8::try_from(given[2])
+            .ok()
+            .filter(|&d| d as usize <= shape.side() && d > 0);
+        grid.set(cell, digit.ok_or(DecodeError::NotSudolab)?);
+    }
+    let puzzle = grid.clone();
+
+    let mut true_vars = std::collections::HashSet::new();
+    for (idx, line) in model_text.lines().enumerate() {
+        let line = line.trim();
+        let body = match line.split_whitespace().next() {
+            None | Some("c") => continue,
+            Some("s" | "SAT" | "SATISFIABLE") => {
+                if line.contains("UNSAT") {
+                    return Ok(None);
+                }
+                continue;
+            }
+            Some("UNSAT" | "UNSATISFIABLE") => return Ok(None),
+            Some("v") => &line[1..],
+            Some(_) => line,
+        };
+        for token in body.split_whitespace() {
+            let lit: i64 = token.parse().map_err(|_| DecodeError::BadLiteral {
+                line: idx + 1,
+                found: token.to_string(),
+            })?;
+            if lit > 0 {
+                true_vars.insert(lit as usize);
+            }
+        }
+    }
+    for &(var, cell, digit) in &vars {
+        if digit == 0 || digit as usize > shape.side() {
+            return Err(DecodeError::NotASolution(format!(
+                "variable {var} names digit {digit} on a board of side {}",
+                shape.side()
+            )));
+        }
+        if true_vars.contains(&var) && puzzle.get(cell) == 0 {
+            if grid.get(cell) != 0 && grid.get(cell) != digit {
+                return Err(DecodeError::NotASolution(format!(
+                    "two digits are true in one cell (variable {var})"
+                )));
+            }
+            grid.set(cell, digit);
+        }
+    }
+    crate::model::validate(&puzzle, &grid)
+        .map_err(|invalid| DecodeError::NotASolution(invalid.to_string()))?;
+    Ok(Some(grid))
+}
+
+fn cell_index(shape: Option<Shape>, row: usize, col: usize) -> Option<usize> {
+    let side = shape?.side();
+    (1..=side)
+        .contains(&row)
+        .then_some(())
+        .filter(|()| (1..=side).contains(&col))
+        .map(|()| (row - 1) * side + col - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle_4x4() -> Grid {
+        Grid::from_cells(
+            "2x2".parse().unwrap(),
+            vec![4, 0, 0, 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn sizes_follow_the_encodings() {
+        let empty = Grid::empty("2x2".parse().unwrap());
+        let minimal = Cnf::build(&empty, Encoding::Minimal);
+        assert_eq!(minimal.var_count(), 64);
+        // 16 cells + 12 houses x 4 digits x 6 pairs.
+        assert_eq!(minimal.clause_count(), 16 + 12 * 4 * 6);
+        let extended = Cnf::build(&empty, Encoding::Extended);
+        assert_eq!(extended.clause_count(), 16 + 16 * 6 + 12 * 4 * (6 + 1));
+        let reduced = Cnf::build(&puzzle_4x4(), Encoding::Reduced);
+        assert!(reduced.var_count() < 64 - 4 * 4);
+    }
+
+    #[test]
+    fn dimacs_round_trips_through_a_model() {
+        let puzzle = puzzle_4x4();
+        let solution = [4, 2, 1, 3, 1, 3, 4, 2, 2, 1, 3, 4, 3, 4, 2, 1];
+        for encoding in [Encoding::Minimal, Encoding::Extended, Encoding::Reduced] {
+            let cnf = Cnf::build(&puzzle, encoding);
+            let text = cnf.to_dimacs();
+            // Build the model by hand from the known solution.
+            let model: Vec<String> = (1..=cnf.var_count())
+                .map(|var| {
+                    let (cell, digit) = cnf.vars[var - 1];
+                    if solution[cell as usize] == digit {
+                        var.to_string()
+                    } else {
+                        format!("-{var}")
+                    }
+                })
+                .collect();
+            let model_text = format!("s SATISFIABLE\nv {} 0\n", model.join(" "));
+            let decoded = decode_dimacs_model(&text, &model_text).unwrap().unwrap();
+            assert_eq!(decoded.cells(), &solution, "{encoding}");
+            assert_eq!(decode_dimacs_model(&text, "s UNSATISFIABLE\n"), Ok(None));
+        }
+    }
+}

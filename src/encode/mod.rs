@@ -1,0 +1,12 @@
+//! Encodings of a puzzle for other solvers: the exact-cover matrix (Knuth, "Dancing Links",
+//! 2000) and CNF formulas for SAT solvers (Lynce and Ouaknine, "Sudoku as a SAT Problem", 2006;
+//! Kwon and Jain, "Optimized CNF Encoding for Sudoku Puzzles", 2006).
+//!
+//! Both are built from the puzzle alone (no search) and written in standard text formats, so
+//! that any outside exact-cover or SAT solver can check sudolab's answers independently.
+
+mod cnf;
+mod cover;
+
+pub use cnf::{Cnf, DecodeError, Encoding, decode_dimacs_model};
+pub use cover::{CoverMatrix, CoverOption, Item};

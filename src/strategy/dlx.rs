@@ -1,0 +1,114 @@
+//! `dlx`: exact cover through the `dlx-rs` crate.
+//!
+//! The matrix is [`CoverMatrix`]: 4 n^2 items less those the givens cover, one option per
+//! candidate of each empty cell. The crate's own sudoku helper is square-only and names options
+//! with strings, so the generic `Solver` is used for every shape, with option indices as names.
+//!
+//! Limits of the crate, designed around here:
+//! - it exposes no node or update counter, so `dlx` reports only `items`, `options` and
+//!   `solutions_enumerated` (no `nodes`: absent, not zero), and a node budget does not apply;
+//! - its search cannot be interrupted between two solutions, so the deadline and the cancel flag
+//!   are checked before the search and after each solution only;
+//! - `select()` of two conflicting options silently yields a wrong solution and item 0 loops
+//!   forever, so givens are pruned from the matrix (never selected), conflicting givens are
+//!   answered before the crate is called, and items are numbered from 1.
+
+use dlx_rs::Solver;
+
+use crate::encode::CoverMatrix;
+use crate::model::{Grid, Shape, find_conflict};
+
+use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, conflicting_givens_outcome};
+
+/// The largest side `dlx` accepts: its search cannot be interrupted, and on an empty 64x64
+/// board it does not find two solutions in 30 s.
+pub const MAX_DLX_RS_SIDE: usize = 36;
+
+const COUNTERS: [Counter; 3] = [
+    Counter::Items,
+    Counter::Options,
+    Counter::SolutionsEnumerated,
+];
+
+/// Exact cover (Algorithm X with dancing links) by the `dlx-rs` crate.
+pub struct Dlx;
+
+impl Strategy for Dlx {
+    fn name(&self) -> &'static str {
+        "dlx"
+    }
+
+    fn summary(&self) -> &'static str {
+        "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter, interruptible only between solutions"
+    }
+
+    fn counters(&self) -> &'static [Counter] {
+        &COUNTERS
+    }
+
+    fn supports(&self, shape: Shape) -> Result<(), String> {
+        if shape.side() > MAX_DLX_RS_SIDE {
+            return Err(format!(
+                "dlx-rs cannot be interrupted inside a search, and a {0}x{0} search may not end (sides up to {MAX_DLX_RS_SIDE}; dlx-knuth takes any size)",
+                shape.side()
+            ));
+        }
+        Ok(())
+    }
+
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        if find_conflict(puzzle).is_some() || self.supports(puzzle.shape()).is_err() {
+            let mut outcome = conflicting_givens_outcome(&COUNTERS);
+            if self.supports(puzzle.shape()).is_err() {
+                outcome.stopped = Some(Stop::Cancelled);
+            }
+            return outcome;
+        }
+        let budget = Budget::new(limits);
+        let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
+        let matrix = CoverMatrix::build(puzzle);
+        let mut stats = Stats::new();
+        stats.set(Counter::Items, matrix.items.len() as u64);
+        stats.set(Counter::Options, matrix.options.len() as u64);
+        let mut found = 0;
+        let mut stopped = budget.check_clock().err();
+        if stopped.is_none() {
+            let mut solver: Solver<u32> = Solver::new(matrix.items.len());
+            let mut item_numbers = Vec::with_capacity(4);
+            for (option_idx, option) in matrix.options.iter().enumerate() {
+                item_numbers.clear();
+                // dlx-rs numbers items from 1; item 0 is its root.
+                item_numbers.extend(option.items.iter().map(|&item| item as usize + 1));
+                solver.add_option(option_idx as u32, &item_numbers);
+            }
+            for chosen in solver.by_ref() {
+                let mut grid = puzzle.clone();
+                for option_idx in chosen {
+                    let option = matrix.options[option_idx as usize];
+                    grid.set(option.cell, option.digit);
+                }
+                found += 1;
+                on_solution(&grid);
+                if found >= max_solutions {
+                    stopped = Some(Stop::SolutionLimit);
+                    break;
+                }
+                if let Err(stop) = budget.check_clock() {
+                    stopped = Some(stop);
+                    break;
+                }
+            }
+        }
+        stats.set(Counter::SolutionsEnumerated, found);
+        Outcome {
+            found,
+            stopped,
+            stats,
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! `sat`, `sat-extended`, `sat-minimal`: the puzzle as CNF, solved by the `varisat` crate.
+//!
+//! Encodings in [`crate::encode::Cnf`]: `sat` uses the reduced encoding (givens propagated
+//! away, after Kwon and Jain 2006), `sat-extended` and `sat-minimal` Lynce and Ouaknine's (2006).
+//! Counting and uniqueness: after each model, a clause that forbids the same values on the
+//! empty cells is added and the solver is called again.
+//!
+//! Limits of varisat 0.2, designed around here: it has no statistics API, so the counters are
+//! the formula's `variables` and `clauses` and the `solver_calls` made (no `nodes`); it cannot be
+//! interrupted, so the deadline and the cancel flag are checked between solver calls; a node
+//! budget does not apply. Its `Solver` is not `Send`: each search builds its own, on the thread
+//! that runs it. This engine is the readable reference the others are checked against.
+
+use varisat::{ExtendFormula, Lit, Solver};
+
+use crate::encode::{Cnf, Encoding};
+use crate::model::{Grid, Shape, find_conflict};
+
+use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, conflicting_givens_outcome};
+
+/// The largest side the SAT strategies accept: a 49x49 minimal encoding already needs tens of
+/// millions of clauses.
+pub const MAX_SAT_SIDE: usize = 36;
+
+const COUNTERS: [Counter; 3] = [Counter::Variables, Counter::Clauses, Counter::SolverCalls];
+
+/// SAT solving with one of the CNF encodings.
+pub struct Sat {
+    name: &'static str,
+    encoding: Encoding,
+}
+
+impl Sat {
+    /// The reduced encoding, registered as `sat`.
+    pub const REDUCED: Sat = Sat {
+        name: "sat",
+        encoding: Encoding::Reduced,
+    };
+    /// The extended encoding, registered as `sat-extended`.
+    pub const EXTENDED: Sat = Sat {
+        name: "sat-extended",
+        encoding: Encoding::Extended,
+    };
+    /// The minimal encoding, registered as `sat-minimal`.
+    pub const MINIMAL: Sat = Sat {
+        name: "sat-minimal",
+        encoding: Encoding::Minimal,
+    };
+}
+
+impl Strategy for Sat {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn summary(&self) -> &'static str {
+        match self.encoding {
+            Encoding::Reduced => {
+                "SAT (varisat) on the reduced encoding: givens propagated away first (Kwon and Jain 2006)"
+            }
+            Encoding::Extended => {
+                "SAT (varisat) on the extended encoding (Lynce and Ouaknine 2006)"
+            }
+            Encoding::Minimal => "SAT (varisat) on the minimal encoding (Lynce and Ouaknine 2006)",
+        }
+    }
+
+    fn supports(&self, shape: Shape) -> Result<(), String> {
+        if shape.side() > MAX_SAT_SIDE {
+            return Err(format!(
+                "the CNF of a {0}x{0} board is too large (sides up to {MAX_SAT_SIDE})",
+                shape.side()
+            ));
+        }
+        Ok(())
+    }
+
+    fn counters(&self) -> &'static [Counter] {
+        &COUNTERS
+    }
+
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        if find_conflict(puzzle).is_some() || self.supports(puzzle.shape()).is_err() {
+            // Conflicting givens: no solution. An unsupported shape never reaches here through
+            // the CLI; called directly, it is refused as an empty, stopped search.
+            let mut outcome = conflicting_givens_outcome(&COUNTERS);
+            if self.supports(puzzle.shape()).is_err() {
+                outcome.stopped = Some(Stop::Cancelled);
+            }
+            return outcome;
+        }
+        let budget = Budget::new(limits);
+        let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
+        let cnf = Cnf::build(puzzle, self.encoding);
+        let mut solver = Solver::new();
+        let mut lits = Vec::new();
+        for clause in cnf.clauses() {
+            lits.clear();
+            lits.extend(clause.iter().map(|&lit| Lit::from_dimacs(lit as isize)));
+            solver.add_clause(&lits);
+        }
+        let mut stats = Stats::new();
+        stats.set(Counter::Variables, cnf.var_count() as u64);
+        stats.set(Counter::Clauses, cnf.clause_count() as u64);
+        let mut calls = 0;
+        let mut found = 0;
+        let mut true_vars = vec![false; cnf.var_count() + 1];
+        let stopped = loop {
+            if let Err(stop) = budget.check_clock() {
+                break Some(stop);
+            }
+            calls += 1;
+            match solver.solve() {
+                Ok(true) => {}
+                Ok(false) => break None,
+                // Only proof writing can fail, and no proof is written.
+                Err(_) => break Some(Stop::Cancelled),
+            }
+            true_vars.fill(false);
+            for lit in solver.model().unwrap_or_default() {
+                if lit.is_positive() {
+                    true_vars[lit.var().to_dimacs() as usize] = true;
+                }
+            }
+            let grid = cnf.decode(|var| true_vars[var as usize]);
+            found += 1;
+            on_solution(&grid);
+            if found >= max_solutions {
+                break Some(Stop::SolutionLimit);
+            }
+            let blocking = cnf.blocking_clause(&grid);
+            if blocking.is_empty() {
+                // A complete puzzle: its only solution is itself.
+                break None;
+            }
+            lits.clear();
+            lits.extend(blocking.iter().map(|&lit| Lit::from_dimacs(lit as isize)));
+            solver.add_clause(&lits);
+        };
+        stats.set(Counter::SolverCalls, calls);
+        Outcome {
+            found,
+            stopped,
+            stats,
+        }
+    }
+}
