@@ -1,6 +1,7 @@
 //! Command-line definitions and the dispatch to one module per subcommand.
 
 mod count;
+mod export;
 mod input;
 mod output;
 mod solve;
@@ -51,6 +52,13 @@ enum Command {
     Count(count::CountArgs),
     /// List the registered strategies, one per line.
     Strategies,
+    /// Write a puzzle for an outside solver: DIMACS CNF or an exact-cover matrix.
+    #[command(subcommand)]
+    Export(export::ExportCommand),
+    /// Turn a SAT solver's model of an exported CNF back into a grid.
+    ///
+    /// Example: sudolab decode puzzle.cnf puzzle.model --output grid
+    Decode(export::DecodeArgs),
 }
 
 /// Where puzzles come from and how to read them.
@@ -155,6 +163,8 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Count(args) => count::run(&args),
         Command::Strategies => strategies::run(),
+        Command::Export(command) => export::run(&command),
+        Command::Decode(args) => export::run_decode(&args),
     };
     match result {
         Ok(status) => status.exit_code(),

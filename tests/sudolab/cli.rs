@@ -399,3 +399,113 @@ fn help_teaches_the_forms_and_exit_codes() {
             .contains("Example: echo 4..3.....1....2. | sudolab solve --output grid")
     );
 }
+
+#[test]
+fn export_cnf_round_trips_through_decode() {
+    let run = sudolab(&["export", "cnf"], &format!("{BOARD_A}\n"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("\nc sudolab box 3x3\n"));
+    assert!(
+        run.stdout.contains("\np cnf 84 383\n"),
+        "board A has 84 candidates"
+    );
+    // A model made from the known solution, in MiniSat's result format.
+    let solution: Vec<u8> = BOARD_A_SOLUTION.bytes().map(|b| b - b'0').collect();
+    let mut literals = Vec::new();
+    for line in run.stdout.lines() {
+        if let Some(rest) = line.strip_prefix("c sudolab var ") {
+            let numbers: Vec<usize> = rest.split(' ').map(|n| n.parse().unwrap()).collect();
+            let (var, row, col, digit) = (numbers[0], numbers[1], numbers[2], numbers[3]);
+            let holds = solution[(row - 1) * 9 + col - 1] as usize == digit;
+            literals.push(if holds {
+                format!("{var}")
+            } else {
+                format!("-{var}")
+            });
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("sudolab-decode-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cnf_path, model_path) = (dir.join("a.cnf"), dir.join("a.model"));
+    std::fs::write(&cnf_path, &run.stdout).unwrap();
+    std::fs::write(&model_path, format!("SAT\n{} 0\n", literals.join(" "))).unwrap();
+    let decoded = sudolab(
+        &[
+            "decode",
+            cnf_path.to_str().unwrap(),
+            model_path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(decoded.stdout, format!("{BOARD_A_SOLUTION}\n"));
+    std::fs::write(&model_path, "s UNSATISFIABLE\n").unwrap();
+    let unsat = sudolab(
+        &[
+            "decode",
+            cnf_path.to_str().unwrap(),
+            model_path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(unsat.code, 1);
+    std::fs::write(&model_path, "v 1 2 3 x 0\n").unwrap();
+    let broken = sudolab(
+        &[
+            "decode",
+            cnf_path.to_str().unwrap(),
+            model_path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(broken.code, 2);
+    assert!(
+        broken
+            .stderr
+            .ends_with("model line 1: expected a literal (a signed variable number), found 'x'\n"),
+        "{}",
+        broken.stderr
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn export_cover_writes_the_dlx1_format_and_picks_puzzles() {
+    let run = sudolab(
+        &["export", "cover", "--puzzle", "1", "corpora/reference.txt"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| !line.starts_with('|'))
+        .collect();
+    assert_eq!(
+        lines[0].split(' ').count(),
+        176,
+        "4 * 81 items less 4 per given"
+    );
+    assert_eq!(lines.len() - 1, 84, "one option per candidate");
+    assert_eq!(lines[1], "p1.1 r1.4 c1.4 b1.4");
+
+    let ambiguous = sudolab(&["export", "cover", "corpora/reference.txt"], "");
+    assert_eq!(ambiguous.code, 2);
+    assert_eq!(
+        ambiguous.stderr,
+        "sudolab: the input holds 2 puzzles: pick one with --puzzle N, or write them all with --out-dir DIR\n"
+    );
+    let beyond = sudolab(
+        &["export", "cnf", "--puzzle", "5", "corpora/reference.txt"],
+        "",
+    );
+    assert_eq!(
+        beyond.stderr,
+        "sudolab: --puzzle 5: the input holds only 2 puzzles\n"
+    );
+    let clash = sudolab(&["export", "cover"], "11..............\n");
+    assert_eq!(clash.code, 1);
+    assert_eq!(
+        clash.stderr,
+        "sudolab: <stdin>: line 1: the givens conflict, so no exact cover exists: digit 1 appears twice in row 1 (r1c1 and r1c2)\n"
+    );
+}

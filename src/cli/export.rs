@@ -1,0 +1,185 @@
+//! `sudolab export cnf|cover` and `sudolab decode`: the puzzle for outside solvers, and their
+//! answers back.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+
+use sudolab::corpus::Record;
+use sudolab::encode::{Cnf, CoverMatrix, Encoding, decode_dimacs_model};
+use sudolab::model::find_conflict;
+use sudolab::strategy::MAX_SAT_SIDE;
+
+use super::input::{for_each_record, place};
+use super::output::{GridOutput, GridWriter, Out};
+use super::{InputArgs, Status};
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ExportCommand {
+    /// Write a puzzle as DIMACS CNF for any SAT solver.
+    ///
+    /// Comment lines record the box shape, the givens and the meaning of every variable
+    /// ('c sudolab var V ROW COL DIGIT': V true means that cell holds that digit), so that
+    /// 'sudolab decode' turns the solver's model back into a grid.
+    ///
+    /// Example: sudolab export cnf corpora/reference.txt --puzzle 2 > b.cnf;
+    /// picosat b.cnf > b.model; sudolab decode b.cnf b.model
+    Cnf {
+        #[command(flatten)]
+        target: ExportTarget,
+        /// The CNF encoding: minimal and extended (Lynce and Ouaknine 2006) or reduced (givens
+        /// propagated away first, after Kwon and Jain 2006).
+        #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Reduced)]
+        encoding: Encoding,
+    },
+    /// Write a puzzle's exact-cover matrix in the text format of Knuth's DLX1.
+    ///
+    /// Lines starting with '|' are comments; the first other line names the items (pR.C: cell
+    /// rRcC holds a digit; rR.D: row R holds D; cC.D: column C holds D; bB.D: box B holds D; all
+    /// one-based); each following line is one option, the four items of writing D at rRcC.
+    /// Givens are pruned: their items and the options they rule out are left out.
+    Cover {
+        #[command(flatten)]
+        target: ExportTarget,
+    },
+}
+
+/// Which puzzles to export and where.
+#[derive(Debug, Args)]
+pub(crate) struct ExportTarget {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// Export the N-th puzzle of the input (counting from 1); by default the input must hold
+    /// exactly one puzzle, unless --out-dir is given.
+    #[arg(long, short = 'n', value_name = "N")]
+    puzzle: Option<usize>,
+
+    /// Write every puzzle to its own file in DIR (FILE-00001.cnf or .dlx, ...) instead of
+    /// standard output.
+    #[arg(long, value_name = "DIR", conflicts_with = "puzzle")]
+    out_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DecodeArgs {
+    /// The CNF file written by 'sudolab export cnf'.
+    cnf: PathBuf,
+    /// The solver's output: 's SATISFIABLE' and 'v' lines (picosat, CaDiCaL, the SAT
+    /// competition format) or MiniSat's result file ('SAT' and the literals).
+    model: PathBuf,
+    /// How to write the solution.
+    #[arg(long, short = 'o', value_enum, default_value_t = GridOutput::Line)]
+    output: GridOutput,
+}
+
+pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
+    let (target, extension) = match command {
+        ExportCommand::Cnf { target, .. } => (target, "cnf"),
+        ExportCommand::Cover { target } => (target, "dlx"),
+    };
+    let render = |record: &Record| -> Result<String, String> {
+        match command {
+            ExportCommand::Cnf { encoding, .. } => {
+                let side = record.puzzle.side();
+                if side > MAX_SAT_SIDE {
+                    return Err(format!(
+                        "the CNF of a {side}x{side} board is too large to export (sides up to {MAX_SAT_SIDE})"
+                    ));
+                }
+                Ok(Cnf::build(&record.puzzle, *encoding).to_dimacs())
+            }
+            ExportCommand::Cover { .. } => match find_conflict(&record.puzzle) {
+                Some(conflict) => Err(format!(
+                    "the givens conflict, so no exact cover exists: {conflict}"
+                )),
+                None => Ok(CoverMatrix::build(&record.puzzle).to_dlx_text(&record.puzzle)),
+            },
+        }
+    };
+    if let Some(dir) = &target.out_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        return for_each_record(&target.input, |source, record| {
+            let stem = Path::new(source)
+                .file_stem()
+                .map_or("stdin".into(), |stem| {
+                    stem.to_string_lossy().replace(['<', '>'], "")
+                });
+            let path = dir.join(format!("{stem}-{:05}.{extension}", record.number));
+            match render(record) {
+                Ok(text) => {
+                    std::fs::write(&path, text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    Ok(Status::Success)
+                }
+                Err(message) => {
+                    eprintln!("sudolab: {}: {message}", place(source, record));
+                    Ok(Status::Negative)
+                }
+            }
+        });
+    }
+    let wanted = target.puzzle.unwrap_or(1);
+    let mut seen = 0;
+    let mut chosen: Option<(String, Record)> = None;
+    let status = for_each_record(&target.input, |source, record| {
+        seen += 1;
+        if seen == wanted {
+            chosen = Some((source.to_string(), record.clone()));
+        }
+        Ok(Status::Success)
+    })?;
+    if target.puzzle.is_none() && seen > 1 {
+        bail!(
+            "the input holds {seen} puzzles: pick one with --puzzle N, or write them all with --out-dir DIR"
+        );
+    }
+    let Some((source, record)) = chosen else {
+        if seen == 0 {
+            return Ok(status);
+        }
+        bail!("--puzzle {wanted}: the input holds only {seen} puzzles");
+    };
+    match render(&record) {
+        Ok(text) => {
+            let mut out = Out::new();
+            out.write_str(&text)?;
+            out.finish()?;
+            Ok(status)
+        }
+        Err(message) => {
+            eprintln!("sudolab: {}: {message}", place(&source, &record));
+            Ok(status.max(Status::Negative))
+        }
+    }
+}
+
+pub(crate) fn run_decode(args: &DecodeArgs) -> anyhow::Result<Status> {
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    };
+    let cnf = read(&args.cnf)?;
+    let model = read(&args.model)?;
+    match decode_dimacs_model(&cnf, &model) {
+        Ok(Some(grid)) => {
+            let mut out = Out::new();
+            let mut writer = GridWriter::new(args.output);
+            if let Err(message) = writer.can_write(&grid) {
+                bail!(message);
+            }
+            writer.write(&mut out, &grid, None)?;
+            writer.finish(&mut out)?;
+            out.finish()?;
+            Ok(Status::Success)
+        }
+        Ok(None) => {
+            eprintln!(
+                "sudolab: {}: the solver found no model: the puzzle has no solution",
+                args.model.display()
+            );
+            Ok(Status::Negative)
+        }
+        Err(err) => bail!("{}: {err}", args.model.display()),
+    }
+}
