@@ -105,6 +105,29 @@ fn public_corpora_dir() -> Option<PathBuf> {
     dir.join("PROVENANCE.md").exists().then_some(dir)
 }
 
+/// The engines compared on a public set: every puzzle counted to two, answers checked first.
+fn bench_set(
+    c: &mut Criterion,
+    group_name: &str,
+    label: &str,
+    records: Vec<Record>,
+    solutions: &[Grid],
+    strategies: &[&str],
+) {
+    let puzzles: Vec<Grid> = records.into_iter().map(|record| record.puzzle).collect();
+    let mut group = c.benchmark_group(group_name);
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(puzzles.len() as u64));
+    for name in strategies {
+        let strategy = strategy::find(name).unwrap();
+        check_unique(strategy, &puzzles, solutions);
+        group.bench_function(BenchmarkId::new(*name, label), |b| {
+            b.iter(|| count_all(strategy, &puzzles));
+        });
+    }
+    group.finish();
+}
+
 fn public(c: &mut Criterion) {
     let Some(dir) = public_corpora_dir() else {
         eprintln!("note: public corpora not found; set SUDOLAB_PUBLIC_CORPORA to benchmark them");
@@ -123,22 +146,64 @@ fn public(c: &mut Criterion) {
             "solutions/tdoku_puzzles3_magictour_top1465.solutions.txt",
             usize::MAX,
         ),
+        (
+            "gecode-16x16",
+            "large/gecode_16x16.txt",
+            "solutions/large_gecode_16x16.solutions.txt",
+            usize::MAX,
+        ),
     ];
-    let mut group = c.benchmark_group("public-uniqueness");
-    group.sample_size(10);
+    // Engines to time, from `SUDOLAB_BENCH_STRATEGIES` (comma-separated) or all but the
+    // row-major backtrackers, which need minutes per puzzle on these sets.
+    let chosen = std::env::var("SUDOLAB_BENCH_STRATEGIES")
+        .unwrap_or_else(|_| "mrv,dlx-knuth,dlx,sat,sat-extended,sat-minimal".to_string());
+    let strategies: Vec<&str> = chosen.split(',').collect();
     for (label, puzzles_path, solutions_path, take) in sets {
         let records = read(&dir.join(puzzles_path), take);
         let solutions = read_solutions(&dir.join(solutions_path), &records);
-        let puzzles: Vec<Grid> = records.into_iter().map(|record| record.puzzle).collect();
-        group.throughput(Throughput::Elements(puzzles.len() as u64));
-        let mrv = strategy::find("mrv").unwrap();
-        check_unique(mrv, &puzzles, &solutions);
-        group.bench_function(BenchmarkId::new("mrv", label), |b| {
-            b.iter(|| count_all(mrv, &puzzles));
-        });
+        bench_set(
+            c,
+            "public-uniqueness",
+            label,
+            records,
+            &solutions,
+            &strategies,
+        );
     }
-    group.finish();
 }
 
-criterion_group!(benches, bundled, public);
+/// The bundled minimal 16x16 and 25x25 puzzles: where exact cover and SAT part ways.
+fn large(c: &mut Criterion) {
+    let chosen = std::env::var("SUDOLAB_BENCH_LARGE_STRATEGIES")
+        .unwrap_or_else(|_| "dlx-knuth,sat,sat-extended".to_string());
+    let strategies: Vec<&str> = chosen.split(',').collect();
+    for (label, file) in [
+        ("minimal-16x16", "corpora/minimal-16x16.txt"),
+        ("minimal-25x25", "corpora/minimal-25x25.txt"),
+    ] {
+        let records = read(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+            usize::MAX,
+        );
+        let solutions: Vec<Grid> = records
+            .iter()
+            .map(|record| {
+                record
+                    .solution
+                    .clone()
+                    .expect("bundled large puzzles carry solutions")
+            })
+            .collect();
+        bench_set(
+            c,
+            "large-uniqueness",
+            label,
+            records,
+            &solutions,
+            &strategies,
+        );
+    }
+}
+
+criterion_group!(benches, bundled, public, large);
 criterion_main!(benches);

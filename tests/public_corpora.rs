@@ -15,8 +15,16 @@ use sudolab::corpus::{Format, Reader, Record};
 use sudolab::model::{Grid, Shape, find_conflict, parse_line_record, validate};
 use sudolab::strategy::{self, Limits, Verdict};
 
-/// Strategies complete enough to decide every puzzle of these sets within the budget.
-const MUST_DECIDE: &[&str] = &["mrv"];
+/// Strategies complete enough to decide every puzzle of these sets within the budget: all but
+/// the row-major backtrackers.
+const MUST_DECIDE: &[&str] = &[
+    "mrv",
+    "dlx-knuth",
+    "dlx",
+    "sat",
+    "sat-extended",
+    "sat-minimal",
+];
 
 /// The node budget of every other strategy (the row-major backtrackers need millions of
 /// nodes on the hardest puzzles; they may say unknown, never something wrong).
@@ -393,4 +401,44 @@ fn wthe22_lists_of_every_size_are_unique() {
         assert!(sides.contains(&side), "no {side}x{side} puzzle read");
     }
     assert_no_problems(&check_set("wthe22", &puzzles, false));
+}
+
+/// The bundled minimal 16x16 and 25x25 puzzles (made with `corpora/tools/make_unique.py`):
+/// `sat` and `dlx-knuth` must reach the known solutions within a minute each, or say unknown;
+/// `sat` must decide all of them.
+#[test]
+fn large_bundled_puzzles_reach_their_solutions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for file in ["corpora/minimal-16x16.txt", "corpora/minimal-25x25.txt"] {
+        let records = read_records(&root.join(file), usize::MAX);
+        assert!(!records.is_empty(), "{file}: no puzzles");
+        for strategy in ["sat", "dlx-knuth"] {
+            let strategy = strategy::find(strategy).unwrap();
+            let mut undecided = 0;
+            for record in &records {
+                let place = format!("{file}:{} [{}]", record.line, strategy.name());
+                let limits = Limits::default().with_timeout(Duration::from_secs(60));
+                let mut first = None;
+                let outcome =
+                    strategy.search(&record.puzzle, &limits.with_max_solutions(2), &mut |grid| {
+                        first.get_or_insert_with(|| grid.clone());
+                    });
+                match outcome.verdict() {
+                    Verdict::Unique if first == record.solution => {}
+                    Verdict::Unknown if strategy.name() != "sat" => undecided += 1,
+                    verdict => {
+                        problems.push(format!("{place}: verdict {verdict}, or a wrong solution"));
+                    }
+                }
+            }
+            eprintln!(
+                "{file}: {} decided {} of {}",
+                strategy.name(),
+                records.len() - undecided,
+                records.len()
+            );
+        }
+    }
+    assert_no_problems(&problems);
 }

@@ -21,7 +21,7 @@ pub(crate) struct CountArgs {
     input: InputArgs,
 
     /// The strategy to count with (see 'sudolab strategies').
-    #[arg(long, short = 's', default_value = "mrv")]
+    #[arg(long, short = 's', default_value = "fast")]
     strategy: String,
 
     /// Stop counting at this many solutions; 2 decides uniqueness, 0 counts them all.

@@ -20,7 +20,7 @@ pub(crate) struct SolveArgs {
     input: InputArgs,
 
     /// The strategy to solve with (see 'sudolab strategies').
-    #[arg(long, short = 's', default_value = "mrv")]
+    #[arg(long, short = 's', default_value = "fast")]
     strategy: String,
 
     /// How to write solutions.

@@ -8,6 +8,7 @@ mod backtrack;
 mod budget;
 mod dlx;
 mod dlx_knuth;
+mod fast;
 mod mrv;
 mod observe;
 mod registry;
@@ -27,6 +28,7 @@ use crate::model::{Grid, Shape};
 
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
+pub use fast::Fast;
 pub use mrv::Mrv;
 pub use observe::{Event, Observer, Silent};
 pub use registry::{UnknownStrategy, find, names, registry};

@@ -1,9 +1,10 @@
 //! The registry: every strategy by name. Adding an engine means adding it here; the
 //! data-driven suite and the guard test pick it up from this list.
 
-use super::{Dlx, DlxKnuth, Mrv, Sat, Scan, Strategy, Toggle};
+use super::{Dlx, DlxKnuth, Fast, Mrv, Sat, Scan, Strategy, Toggle};
 
-static REGISTRY: [&dyn Strategy; 8] = [
+static REGISTRY: [&dyn Strategy; 9] = [
+    &Fast,
     &Scan,
     &Toggle,
     &Mrv,

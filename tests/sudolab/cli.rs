@@ -107,6 +107,8 @@ fn grid_and_json_output_read_back_as_input() {
     let json = sudolab(
         &[
             "solve",
+            "--strategy",
+            "mrv",
             "--output",
             "json",
             "--stats",

@@ -1,0 +1,301 @@
+//! `fast`: constraint propagation on bit boards, guessing only when it must.
+//!
+//! Every cell keeps its candidate digits as one word. Placing a digit removes it from the
+//! cell's peers; a peer left with one candidate is placed in turn (naked single); a house where
+//! a digit fits in one cell only gets it placed there (hidden single, found for all digits of a
+//! house at once with the "seen once / seen twice" bit trick); a cell with no candidate or a
+//! digit with no place is a contradiction. When propagation stalls, the search guesses on the
+//! cell with the fewest candidates (MRV), each guess on a copy of the board: copying a few
+//! hundred bytes is cheaper than undoing.
+//!
+//! Counters: `nodes` (boards propagated: the root and one per guess), `guesses` (values tried
+//! on a cell with two or more candidates; zero means solved by propagation alone, tdoku's
+//! "no_guess"), `propagation_rounds` (passes of the hidden-single scan over all houses).
+
+use std::sync::OnceLock;
+
+use crate::model::{DigitSet, Grid, Shape, find_conflict};
+
+use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, conflicting_givens_outcome};
+
+/// Propagation with naked and hidden singles, MRV guessing; the default strategy.
+pub struct Fast;
+
+const COUNTERS: [Counter; 3] = [Counter::Nodes, Counter::Guesses, Counter::PropagationRounds];
+
+impl Strategy for Fast {
+    fn name(&self) -> &'static str {
+        "fast"
+    }
+
+    fn summary(&self) -> &'static str {
+        "bit-board propagation (naked and hidden singles) with MRV guessing; the default"
+    }
+
+    fn counters(&self) -> &'static [Counter] {
+        &COUNTERS
+    }
+
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> Outcome {
+        if find_conflict(puzzle).is_some() {
+            return conflicting_givens_outcome(&COUNTERS);
+        }
+        let shape = puzzle.shape();
+        let owned;
+        let layout = if shape == Shape::CLASSIC {
+            static CLASSIC: OnceLock<Layout> = OnceLock::new();
+            CLASSIC.get_or_init(|| Layout::new(Shape::CLASSIC))
+        } else {
+            owned = Layout::new(shape);
+            &owned
+        };
+        let mut solver = Solver {
+            layout,
+            puzzle,
+            boards: Vec::new(),
+            queue: Vec::with_capacity(layout.cells),
+            nodes: 0,
+            guesses: 0,
+            rounds: 0,
+            found: 0,
+            max_solutions: limits.max_solutions.unwrap_or(u64::MAX),
+            budget: Budget::new(limits),
+            stopped: None,
+            on_solution,
+        };
+        let mut root = vec![DigitSet::full(layout.side).bits(); layout.cells];
+        let consistent = puzzle
+            .cells()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &digit)| digit != 0)
+            .all(|(cell, &digit)| solver.assign(&mut root, cell, 1u64 << (digit - 1)));
+        if consistent {
+            solver.boards.push(root);
+            solver.search_from(0);
+        }
+        let mut stats = Stats::new();
+        stats.set(Counter::Nodes, solver.nodes);
+        stats.set(Counter::Guesses, solver.guesses);
+        stats.set(Counter::PropagationRounds, solver.rounds);
+        Outcome {
+            found: solver.found,
+            stopped: solver.stopped,
+            stats,
+        }
+    }
+}
+
+/// Peers and houses of a shape, flattened for speed.
+struct Layout {
+    side: usize,
+    cells: usize,
+    peer_count: usize,
+    /// `peers[cell * peer_count..][..peer_count]`.
+    peers: Vec<u16>,
+    /// `houses[house * side..][..side]`: rows, columns, boxes.
+    houses: Vec<u16>,
+}
+
+impl Layout {
+    fn new(shape: Shape) -> Layout {
+        let side = shape.side();
+        let cells = shape.cell_count();
+        let peer_lists: Vec<Vec<usize>> = (0..cells).map(|cell| shape.peers(cell)).collect();
+        Layout {
+            side,
+            cells,
+            peer_count: peer_lists.first().map_or(0, Vec::len),
+            peers: peer_lists
+                .iter()
+                .flatten()
+                .map(|&cell| cell as u16)
+                .collect(),
+            houses: shape
+                .houses()
+                .flat_map(|house| shape.house_cells(house))
+                .map(|cell| cell as u16)
+                .collect(),
+        }
+    }
+}
+
+struct Solver<'a> {
+    layout: &'a Layout,
+    puzzle: &'a Grid,
+    /// One board per search depth: candidates per cell, a single bit once placed.
+    boards: Vec<Vec<u64>>,
+    /// Cells reduced to one candidate, waiting to be placed.
+    queue: Vec<u16>,
+    nodes: u64,
+    guesses: u64,
+    rounds: u64,
+    found: u64,
+    max_solutions: u64,
+    budget: Budget<'a>,
+    stopped: Option<Stop>,
+    on_solution: &'a mut dyn FnMut(&Grid),
+}
+
+impl Solver<'_> {
+    /// Places `bit` in `cell` and removes it from the peers, placing naked singles as they
+    /// appear; `false` on a contradiction.
+    fn assign(&mut self, board: &mut [u64], cell: usize, bit: u64) -> bool {
+        self.queue.clear();
+        if !self.place_one(board, cell, bit) {
+            return false;
+        }
+        while let Some(next) = self.queue.pop() {
+            let next = next as usize;
+            if !self.place_one(board, next, board[next]) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Removes `bit` from the peers of `cell` (whose candidates become `bit`), queueing peers
+    /// left with a single candidate.
+    #[inline]
+    fn place_one(&mut self, board: &mut [u64], cell: usize, bit: u64) -> bool {
+        if board[cell] & bit == 0 {
+            return false;
+        }
+        board[cell] = bit;
+        let layout = self.layout;
+        let peers = &layout.peers[cell * layout.peer_count..(cell + 1) * layout.peer_count];
+        for &peer in peers {
+            let peer = peer as usize;
+            let candidates = board[peer];
+            if candidates & bit != 0 {
+                let left = candidates & !bit;
+                if left == 0 {
+                    return false;
+                }
+                board[peer] = left;
+                if left.is_power_of_two() {
+                    self.queue.push(peer as u16);
+                }
+            }
+        }
+        true
+    }
+
+    /// Hidden singles in every house until nothing changes; `false` on a contradiction.
+    fn propagate(&mut self, board: &mut [u64]) -> bool {
+        let layout = self.layout;
+        let side = layout.side;
+        let full = DigitSet::full(side).bits();
+        loop {
+            self.rounds += 1;
+            let mut changed = false;
+            for house in layout.houses.chunks_exact(side) {
+                let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
+                for &cell in house {
+                    let candidates = board[cell as usize];
+                    if candidates.is_power_of_two() {
+                        placed |= candidates;
+                    } else {
+                        twice |= once & candidates;
+                        once |= candidates;
+                    }
+                }
+                if (once | placed) != full {
+                    return false;
+                }
+                let mut singles = once & !twice & !placed;
+                while singles != 0 {
+                    let bit = singles & singles.wrapping_neg();
+                    singles ^= bit;
+                    let Some(&cell) = house.iter().find(|&&cell| board[cell as usize] & bit != 0)
+                    else {
+                        return false;
+                    };
+                    if board[cell as usize] == bit {
+                        continue;
+                    }
+                    if !self.assign(board, cell as usize, bit) {
+                        return false;
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// Propagates the board at `depth`, then reports it or guesses. `false` when the search
+    /// must stop.
+    fn search_from(&mut self, depth: usize) -> bool {
+        if let Err(stop) = self.budget.admit(self.nodes) {
+            self.stopped = Some(stop);
+            return false;
+        }
+        self.nodes += 1;
+        let mut board = std::mem::take(&mut self.boards[depth]);
+        let keep_going = self.search_board(&mut board, depth);
+        self.boards[depth] = board;
+        keep_going
+    }
+
+    fn search_board(&mut self, board: &mut [u64], depth: usize) -> bool {
+        if !self.propagate(board) {
+            return true;
+        }
+        // The unplaced cell with the fewest candidates, first in row-major order.
+        let mut best = usize::MAX;
+        let mut best_count = u32::MAX;
+        for (cell, &candidates) in board.iter().enumerate() {
+            let count = candidates.count_ones();
+            if count > 1 && count < best_count {
+                best = cell;
+                best_count = count;
+                if count == 2 {
+                    break;
+                }
+            }
+        }
+        if best == usize::MAX {
+            return self.report(board);
+        }
+        if self.boards.len() <= depth + 1 {
+            self.boards.push(vec![0; board.len()]);
+        }
+        let mut remaining = board[best];
+        while remaining != 0 {
+            let bit = remaining & remaining.wrapping_neg();
+            remaining ^= bit;
+            self.guesses += 1;
+            let mut child = std::mem::take(&mut self.boards[depth + 1]);
+            child.copy_from_slice(board);
+            let consistent = self.assign(&mut child, best, bit);
+            self.boards[depth + 1] = child;
+            if consistent && !self.search_from(depth + 1) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A board where every cell has one candidate: a solution (propagation checked every house).
+    fn report(&mut self, board: &[u64]) -> bool {
+        let mut grid = self.puzzle.clone();
+        for (cell, &bit) in board.iter().enumerate() {
+            grid.set(cell, bit.trailing_zeros() as u8 + 1);
+        }
+        self.found += 1;
+        (self.on_solution)(&grid);
+        if self.found >= self.max_solutions {
+            self.stopped = Some(Stop::SolutionLimit);
+            return false;
+        }
+        true
+    }
+}
