@@ -404,8 +404,8 @@ fn wthe22_lists_of_every_size_are_unique() {
 }
 
 /// The bundled minimal 16x16 and 25x25 puzzles (made with `corpora/tools/make_unique.py`):
-/// `sat` and `dlx-knuth` must reach the known solutions within a minute each, or say unknown;
-/// `sat` must decide all of them.
+/// `sat` must reach every known solution (within a minute each); `dlx-knuth`, given 10 s a
+/// puzzle, must reach it or say unknown (it says unknown on every 25x25 one), never be wrong.
 #[test]
 fn large_bundled_puzzles_reach_their_solutions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -418,7 +418,8 @@ fn large_bundled_puzzles_reach_their_solutions() {
             let mut undecided = 0;
             for record in &records {
                 let place = format!("{file}:{} [{}]", record.line, strategy.name());
-                let limits = Limits::default().with_timeout(Duration::from_secs(60));
+                let seconds = if strategy.name() == "sat" { 60 } else { 10 };
+                let limits = Limits::default().with_timeout(Duration::from_secs(seconds));
                 let mut first = None;
                 let outcome =
                     strategy.search(&record.puzzle, &limits.with_max_solutions(2), &mut |grid| {

@@ -249,17 +249,24 @@ impl Solver<'_> {
         if !self.propagate(board) {
             return true;
         }
-        // The unplaced cell with the fewest candidates, first in row-major order.
+        // The unplaced cell with the fewest candidates, first in row-major order. Two is the
+        // fewest an unplaced cell can have, so the first two-candidate cell ends the look
+        // (tested without a popcount, which this target may lack).
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
         for (cell, &candidates) in board.iter().enumerate() {
+            let rest = candidates & candidates.wrapping_sub(1);
+            if rest == 0 {
+                continue;
+            }
+            if rest.is_power_of_two() {
+                best = cell;
+                break;
+            }
             let count = candidates.count_ones();
-            if count > 1 && count < best_count {
+            if count < best_count {
                 best = cell;
                 best_count = count;
-                if count == 2 {
-                    break;
-                }
             }
         }
         if best == usize::MAX {

@@ -1,0 +1,107 @@
+//! `fast` against a real peer in one run: the `sudoku` crate (a JCZSolve-derived bitmask
+//! solver), both counting solutions up to two on the same puzzles of the public corpora.
+//!
+//! Before timing, both must agree on every count, and `fast`'s guesses per puzzle and share of
+//! puzzles solved without guessing are printed (the crate does not expose its guesses).
+//! `SUDOLAB_PEER_TAKE` caps the puzzles per set (default 10,000).
+
+#![expect(
+    missing_docs,
+    reason = "criterion's macros generate undocumented functions"
+)]
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+use sudolab::corpus::{Format, Reader};
+use sudolab::model::{Grid, to_line};
+use sudolab::strategy::{self, Counter, Limits};
+
+fn corpora_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("SUDOLAB_PUBLIC_CORPORA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
+        PathBuf::from,
+    );
+    dir.join("PROVENANCE.md").exists().then_some(dir)
+}
+
+fn peer(c: &mut Criterion) {
+    let Some(dir) = corpora_dir() else {
+        eprintln!("note: public corpora not found; set SUDOLAB_PUBLIC_CORPORA to run this bench");
+        return;
+    };
+    let take: usize = std::env::var("SUDOLAB_PEER_TAKE")
+        .ok()
+        .and_then(|take| take.parse().ok())
+        .unwrap_or(10_000);
+    let fast = strategy::find("fast").unwrap();
+    let sets = [
+        ("17-clue", "tdoku/puzzles2_17_clue.txt"),
+        ("top1465", "tdoku/puzzles3_magictour_top1465.txt"),
+        (
+            "forum-hardest-1106",
+            "tdoku/puzzles6_forum_hardest_1106.txt",
+        ),
+        ("serg-benchmark", "tdoku/puzzles7_serg_benchmark.txt"),
+    ];
+    for (label, file) in sets {
+        let path = dir.join(file);
+        let reader = Reader::new(
+            std::io::BufReader::new(std::fs::File::open(&path).unwrap()),
+            Format::Line,
+            None,
+        );
+        let puzzles: Vec<Grid> = reader
+            .take(take)
+            .map(|record| record.unwrap().puzzle)
+            .collect();
+        let lines: Vec<sudoku::Sudoku> = puzzles
+            .iter()
+            .map(|puzzle| sudoku::Sudoku::from_str_line(&to_line(puzzle).unwrap()).unwrap())
+            .collect();
+
+        let (mut guesses, mut no_guess) = (0, 0);
+        for (puzzle, theirs) in puzzles.iter().zip(&lines) {
+            let ours = fast.count_up_to(puzzle, 2, &Limits::default());
+            assert_eq!(
+                ours.found as usize,
+                theirs.solutions_count_up_to(2),
+                "{label}: {}",
+                to_line(puzzle).unwrap()
+            );
+            let puzzle_guesses = ours.stats.get(Counter::Guesses).unwrap_or(0);
+            guesses += puzzle_guesses;
+            no_guess += u64::from(puzzle_guesses == 0);
+        }
+        eprintln!(
+            "{label}: {} puzzles; fast: {:.2} guesses/puzzle, {:.1}% no_guess",
+            puzzles.len(),
+            guesses as f64 / puzzles.len() as f64,
+            100.0 * no_guess as f64 / puzzles.len() as f64
+        );
+
+        let mut group = c.benchmark_group(format!("peer-{label}"));
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(puzzles.len() as u64));
+        group.bench_function(BenchmarkId::new("fast", label), |b| {
+            b.iter(|| {
+                for puzzle in &puzzles {
+                    black_box(fast.count_up_to(black_box(puzzle), 2, &Limits::default()));
+                }
+            });
+        });
+        group.bench_function(BenchmarkId::new("sudoku-crate", label), |b| {
+            b.iter(|| {
+                for sudoku in &lines {
+                    black_box(black_box(*sudoku).solutions_count_up_to(2));
+                }
+            });
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, peer);
+criterion_main!(benches);
