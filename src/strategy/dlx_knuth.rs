@@ -1,10 +1,13 @@
 //! `dlx-knuth`: our own Dancing Links (Knuth, "Dancing Links", 2000; Algorithm X as in his
 //! DLX1), the reference exact-cover engine.
 //!
-//! The matrix is [`CoverMatrix`] (givens pruned). Items form a circular list through `llink`
-//! and `rlink`; every item heads a circular vertical list of the nodes that cover it. Every
-//! option has exactly four nodes, stored side by side, so a node's row-mates are found by
-//! arithmetic instead of spacer nodes. At each search node the item with the fewest remaining
+//! The matrix is [`CoverMatrix`] (givens pruned). Every item heads a circular vertical list of
+//! the nodes that cover it, which dance as in Knuth's paper. Every option has exactly four nodes,
+//! stored side by side, so a node's row-mates are found by arithmetic instead of spacer nodes.
+//! Knuth's horizontal list of active items is replaced by a flag in each item's length (a
+//! covered item's length is frozen, so adding [`COVERED`] marks it and subtracting restores it):
+//! choosing the item is then a minimum over one contiguous array, which the compiler vectorises,
+//! instead of a walk along a linked list, and picks the same item. At each search node the item with the fewest remaining
 //! options is chosen (the first such item in list order: cells, row-digits, column-digits,
 //! box-digits), which is the minimum-remaining-values rule and includes hidden singles: a
 //! row-digit item with one option left is a digit with one place left in its row.
@@ -83,11 +86,13 @@ fn run<O: Observer>(
     outcome
 }
 
-/// The dancing-links structure. Index 0 is the root; `1..=items` are item headers; option `o`
+/// Added to the length of a covered item: above any real length.
+const COVERED: u32 = 1 << 31;
+
+/// The dancing-links structure. Index 0 is unused; `1..=items` are item headers; option `o`
 /// has its four nodes at `base + 4 * o ..`.
 struct Links {
-    llink: Vec<u32>,
-    rlink: Vec<u32>,
+    /// Options left in each item's list, plus [`COVERED`] while the item is covered.
     len: Vec<u32>,
     top: Vec<u32>,
     ulink: Vec<u32>,
@@ -98,16 +103,9 @@ struct Links {
 
 impl Links {
     fn new(matrix: &CoverMatrix) -> Links {
-        let item_count = matrix.items.len();
-        let base = item_count + 1;
+        let base = matrix.items.len() + 1;
         let node_count = base + 4 * matrix.options.len();
         let mut links = Links {
-            llink: (0..=item_count as u32)
-                .map(|i| if i == 0 { item_count as u32 } else { i - 1 })
-                .collect(),
-            rlink: (0..=item_count as u32)
-                .map(|i| if i as usize == item_count { 0 } else { i + 1 })
-                .collect(),
             len: vec![0; base],
             top: vec![0; node_count],
             ulink: (0..node_count as u32).collect(),
@@ -115,6 +113,8 @@ impl Links {
             base,
             updates: 0,
         };
+        // Index 0 is no item: mark it covered so that the choice never picks it.
+        links.len[0] = COVERED;
         for (option_idx, option) in matrix.options.iter().enumerate() {
             for (k, &item) in option.items.iter().enumerate() {
                 let node = base + 4 * option_idx + k;
@@ -178,15 +178,11 @@ impl Links {
             self.hide(node);
             node = self.dlink[node] as usize;
         }
-        let (left, right) = (self.llink[item], self.rlink[item]);
-        self.rlink[left as usize] = right;
-        self.llink[right as usize] = left;
+        self.len[item] += COVERED;
     }
 
     fn uncover(&mut self, item: usize) {
-        let (left, right) = (self.llink[item], self.rlink[item]);
-        self.rlink[left as usize] = item as u32;
-        self.llink[right as usize] = item as u32;
+        self.len[item] -= COVERED;
         let mut node = self.ulink[item] as usize;
         while node != item {
             self.unhide(node);
@@ -194,24 +190,15 @@ impl Links {
         }
     }
 
-    /// The active item with the fewest options, the first in list order among equals; `None`
+    /// The active item with the fewest options, the first in item order among equals; `None`
     /// when every item is covered.
     #[inline]
     fn choose_item(&self) -> Option<usize> {
-        let mut item = self.rlink[0] as usize;
-        if item == 0 {
+        let fewest = self.len.iter().copied().min().unwrap_or(COVERED);
+        if fewest >= COVERED {
             return None;
         }
-        let mut best = item;
-        let mut best_len = self.len[item];
-        while item != 0 && best_len > 0 {
-            if self.len[item] < best_len {
-                best = item;
-                best_len = self.len[item];
-            }
-            item = self.rlink[item] as usize;
-        }
-        Some(best)
+        self.len.iter().position(|&len| len == fewest)
     }
 }
 
