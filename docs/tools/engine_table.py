@@ -49,7 +49,7 @@ def main():
         for label, path, take in SETS:
             rows = run(name, path, take)
             if rows is None:
-                cells.append("killed (cannot be interrupted)")
+                cells.append("stopped from outside after 60 s (no interrupt inside a call)")
                 continue
             decided = [r for r in rows if r["verdict"] != "unknown"]
             if not decided:

@@ -17,12 +17,11 @@
 //! list while covering).
 
 use crate::encode::CoverMatrix;
-use crate::model::{Grid, find_conflict};
+use crate::model::Grid;
 
 use super::backtrack::Backtrack;
-use super::{
-    Counter, Dyn, Event, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome,
-};
+use super::traced_engine;
+use super::{Counter, Event, Limits, Observer, Outcome, Strategy};
 
 /// Dancing Links exact cover, written for sudolab, with Knuth's counters.
 pub struct DlxKnuth;
@@ -36,28 +35,7 @@ impl Strategy for DlxKnuth {
         "Knuth's Dancing Links (Algorithm X, fewest-options item first), with nodes and updates counters"
     }
 
-    fn counters(&self) -> &'static [Counter] {
-        &COUNTERS
-    }
-
-    fn search(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-    ) -> Outcome {
-        run(puzzle, limits, on_solution, Silent)
-    }
-
-    fn search_observed(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-        observer: &mut dyn Observer,
-    ) -> Option<Outcome> {
-        Some(run(puzzle, limits, on_solution, Dyn(observer)))
-    }
+    traced_engine!(run, COUNTERS);
 }
 
 const COUNTERS: [Counter; 4] = [
@@ -73,9 +51,6 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
-    if find_conflict(puzzle).is_some() {
-        return conflicting_givens_outcome(&COUNTERS);
-    }
     let matrix = CoverMatrix::build(puzzle);
     let mut links = Links::new(&matrix);
     let mut search = Backtrack::new(puzzle, limits, on_solution, observer);

@@ -242,6 +242,49 @@ impl fmt::Debug for dyn Strategy {
     }
 }
 
+/// Implements `counters`, `search` and `search_observed` for an engine whose search is a
+/// function generic over the observer, `run(puzzle, limits, on_solution, observer)`: the
+/// untraced search runs it with [`Silent`] (compiled separately, at full speed), and puzzles
+/// whose givens conflict are answered before it runs.
+macro_rules! traced_engine {
+    ($run:path, $counters:expr) => {
+        fn counters(&self) -> &'static [$crate::strategy::Counter] {
+            &$counters
+        }
+
+        fn search(
+            &self,
+            puzzle: &$crate::model::Grid,
+            limits: &$crate::strategy::Limits,
+            on_solution: &mut dyn FnMut(&$crate::model::Grid),
+        ) -> $crate::strategy::Outcome {
+            if $crate::model::find_conflict(puzzle).is_some() {
+                return $crate::strategy::conflicting_givens_outcome(&$counters);
+            }
+            $run(puzzle, limits, on_solution, $crate::strategy::Silent)
+        }
+
+        fn search_observed(
+            &self,
+            puzzle: &$crate::model::Grid,
+            limits: &$crate::strategy::Limits,
+            on_solution: &mut dyn FnMut(&$crate::model::Grid),
+            observer: &mut dyn $crate::strategy::Observer,
+        ) -> Option<$crate::strategy::Outcome> {
+            if $crate::model::find_conflict(puzzle).is_some() {
+                return Some($crate::strategy::conflicting_givens_outcome(&$counters));
+            }
+            Some($run(
+                puzzle,
+                limits,
+                on_solution,
+                $crate::strategy::Dyn(observer),
+            ))
+        }
+    };
+}
+pub(crate) use traced_engine;
+
 /// The outcome of a puzzle whose givens already conflict: no solution, and no search was
 /// needed to prove it. Engines that count nodes report zero of them.
 pub(crate) fn conflicting_givens_outcome(counters: &[Counter]) -> Outcome {

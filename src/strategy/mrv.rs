@@ -9,12 +9,11 @@
 //! its peers, an undo gives it back), so that the choice of cell is a minimum over a byte array
 //! instead of three table reads and a popcount per cell; the tree is the textbook one.
 
-use crate::model::{Grid, find_conflict};
+use crate::model::Grid;
 
 use super::backtrack::{Backtrack, CLASSIC_COUNTERS, HouseMasks, digits_of};
-use super::{
-    Counter, Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome,
-};
+use super::traced_engine;
+use super::{Limits, Observer, Outcome, Strategy};
 
 /// Backtracking that always branches on the empty cell with the fewest candidates.
 pub struct Mrv;
@@ -28,28 +27,7 @@ impl Strategy for Mrv {
         "backtracking on the empty cell with the fewest candidates (ties row-major), values ascending"
     }
 
-    fn counters(&self) -> &'static [Counter] {
-        &CLASSIC_COUNTERS
-    }
-
-    fn search(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-    ) -> Outcome {
-        run(puzzle, limits, on_solution, Silent)
-    }
-
-    fn search_observed(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-        observer: &mut dyn Observer,
-    ) -> Option<Outcome> {
-        Some(run(puzzle, limits, on_solution, Dyn(observer)))
-    }
+    traced_engine!(run, CLASSIC_COUNTERS);
 }
 
 fn run<O: Observer>(
@@ -58,9 +36,6 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
-    if find_conflict(puzzle).is_some() {
-        return conflicting_givens_outcome(&CLASSIC_COUNTERS);
-    }
     let mut state = Candidates::new(puzzle);
     let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
     search_node(&mut search, &mut state, 0);

@@ -6,12 +6,11 @@
 //! report the same `nodes`, `placements` and `backtracks` on every puzzle; only the cost per
 //! node differs.
 
-use crate::model::{Grid, Shape, find_conflict};
+use crate::model::{Grid, Shape};
 
 use super::backtrack::{Backtrack, CLASSIC_COUNTERS};
-use super::{
-    Counter, Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome,
-};
+use super::traced_engine;
+use super::{Limits, Observer, Outcome, Strategy};
 
 /// Plain row-major backtracking that checks each value by scanning the board.
 pub struct Scan;
@@ -25,28 +24,7 @@ impl Strategy for Scan {
         "plain backtracking: row-major cells, values ascending, each checked by scanning row, column and box"
     }
 
-    fn counters(&self) -> &'static [Counter] {
-        &CLASSIC_COUNTERS
-    }
-
-    fn search(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-    ) -> Outcome {
-        run(puzzle, limits, on_solution, Silent)
-    }
-
-    fn search_observed(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-        observer: &mut dyn Observer,
-    ) -> Option<Outcome> {
-        Some(run(puzzle, limits, on_solution, Dyn(observer)))
-    }
+    traced_engine!(run, CLASSIC_COUNTERS);
 }
 
 fn run<O: Observer>(
@@ -55,9 +33,6 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
-    if find_conflict(puzzle).is_some() {
-        return conflicting_givens_outcome(&CLASSIC_COUNTERS);
-    }
     let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
     search_from(&mut search, puzzle.shape(), 0, 0);
     search.finish()

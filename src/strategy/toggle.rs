@@ -6,12 +6,11 @@
 //! the allowed values of a blank are one AND of three words, but the order of cells and values,
 //! and so the search tree, is the textbook one: identical to `scan`'s.
 
-use crate::model::{Grid, find_conflict};
+use crate::model::Grid;
 
 use super::backtrack::{Backtrack, CLASSIC_COUNTERS, HouseMasks, digits_of};
-use super::{
-    Counter, Dyn, Limits, Observer, Outcome, Silent, Strategy, conflicting_givens_outcome,
-};
+use super::traced_engine;
+use super::{Limits, Observer, Outcome, Strategy};
 
 /// Backtracking over the blanks with row, column and box used tables flipped on enter and undo.
 pub struct Toggle;
@@ -25,28 +24,7 @@ impl Strategy for Toggle {
         "backtracking over the blanks in row-major order with row/column/box used tables toggled on enter and undo"
     }
 
-    fn counters(&self) -> &'static [Counter] {
-        &CLASSIC_COUNTERS
-    }
-
-    fn search(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-    ) -> Outcome {
-        run(puzzle, limits, on_solution, Silent)
-    }
-
-    fn search_observed(
-        &self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid),
-        observer: &mut dyn Observer,
-    ) -> Option<Outcome> {
-        Some(run(puzzle, limits, on_solution, Dyn(observer)))
-    }
+    traced_engine!(run, CLASSIC_COUNTERS);
 }
 
 fn run<O: Observer>(
@@ -55,9 +33,6 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
-    if find_conflict(puzzle).is_some() {
-        return conflicting_givens_outcome(&CLASSIC_COUNTERS);
-    }
     let blanks: Vec<usize> = (0..puzzle.cells().len())
         .filter(|&cell| puzzle.get(cell) == 0)
         .collect();

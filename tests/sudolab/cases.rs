@@ -440,3 +440,51 @@ fn cancellation_stops_the_search() {
         );
     }
 }
+
+/// Engines that can be traced report one `try` event per placement, one `undo` per backtrack
+/// and one `solution` per solution, and the traced search is the same search.
+#[test]
+fn traced_searches_match_their_counters() {
+    use sudolab::strategy::Event;
+    let board_b = all_cases()
+        .into_iter()
+        .find(|loaded| loaded.id == "reference/board-b")
+        .unwrap();
+    let mut traced = 0;
+    for strategy in strategy::registry() {
+        let limits = Limits::solutions(2);
+        let mut counts = [0u64; 3];
+        let mut max_depth = 0;
+        let mut observer = |depth: usize, _nodes: u64, event: Event| {
+            max_depth = max_depth.max(depth);
+            match event {
+                Event::Try { .. } => counts[0] += 1,
+                Event::Undo { .. } => counts[1] += 1,
+                Event::Solution => counts[2] += 1,
+                _ => {}
+            }
+        };
+        let Some(outcome) =
+            strategy.search_observed(&board_b.puzzle, &limits, &mut |_| {}, &mut observer)
+        else {
+            continue;
+        };
+        traced += 1;
+        assert_eq!(
+            outcome,
+            strategy.search(&board_b.puzzle, &limits, &mut |_| {})
+        );
+        assert_eq!(
+            counts,
+            [
+                outcome.stats.get(Counter::Placements).unwrap(),
+                outcome.stats.get(Counter::Backtracks).unwrap(),
+                outcome.found
+            ],
+            "{}",
+            strategy.name()
+        );
+        assert!(max_depth > 0);
+    }
+    assert_eq!(traced, 4, "scan, toggle, mrv and dlx-knuth can be traced");
+}
