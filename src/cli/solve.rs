@@ -8,7 +8,6 @@ use serde_json::json;
 
 use sudolab::corpus::Record;
 use sudolab::model::{Grid, find_conflict, validate};
-use sudolab::strategy::Stop;
 
 use super::input::{for_each_record, key, place};
 use super::output::{GridOutput, GridWriter, Out};
@@ -92,7 +91,6 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             fields
         });
         writer.write(&mut out, &solution, extra)?;
-        debug_assert!(outcome.stopped.is_none() || outcome.stopped == Some(Stop::SolutionLimit));
         Ok(status)
     })?;
     writer.finish(&mut out)?;

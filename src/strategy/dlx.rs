@@ -65,7 +65,7 @@ impl Strategy for Dlx {
         if find_conflict(puzzle).is_some() || self.supports(puzzle.shape()).is_err() {
             let mut outcome = conflicting_givens_outcome(&COUNTERS);
             if self.supports(puzzle.shape()).is_err() {
-                outcome.stopped = Some(Stop::Cancelled);
+                outcome.stopped = Some(Stop::Unsupported);
             }
             return outcome;
         }

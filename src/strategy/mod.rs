@@ -98,6 +98,8 @@ pub enum Stop {
     Deadline,
     /// It was cancelled.
     Cancelled,
+    /// The engine does not take puzzles of this shape (see [`Strategy::supports`]).
+    Unsupported,
 }
 
 impl fmt::Display for Stop {
@@ -107,6 +109,7 @@ impl fmt::Display for Stop {
             Stop::NodeLimit => "node budget used up",
             Stop::Deadline => "timed out",
             Stop::Cancelled => "cancelled",
+            Stop::Unsupported => "shape not supported by this engine",
         })
     }
 }

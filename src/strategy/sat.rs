@@ -90,7 +90,7 @@ impl Strategy for Sat {
             // the CLI; called directly, it is refused as an empty, stopped search.
             let mut outcome = conflicting_givens_outcome(&COUNTERS);
             if self.supports(puzzle.shape()).is_err() {
-                outcome.stopped = Some(Stop::Cancelled);
+                outcome.stopped = Some(Stop::Unsupported);
             }
             return outcome;
         }
