@@ -16,9 +16,9 @@
 use dlx_rs::Solver;
 
 use crate::encode::CoverMatrix;
-use crate::model::{Grid, Shape, find_conflict};
+use crate::model::{Grid, Shape};
 
-use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, conflicting_givens_outcome};
+use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, answer_without_search};
 
 /// The largest side `dlx` accepts: its search cannot be interrupted, and on an empty 64x64
 /// board it does not find two solutions in 30 s.
@@ -62,11 +62,7 @@ impl Strategy for Dlx {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
-        if find_conflict(puzzle).is_some() || self.supports(puzzle.shape()).is_err() {
-            let mut outcome = conflicting_givens_outcome(&COUNTERS);
-            if self.supports(puzzle.shape()).is_err() {
-                outcome.stopped = Some(Stop::Unsupported);
-            }
+        if let Some(outcome) = answer_without_search(self, puzzle) {
             return outcome;
         }
         let budget = Budget::new(limits);

@@ -14,9 +14,9 @@
 
 use std::sync::OnceLock;
 
-use crate::model::{DigitSet, Grid, Shape, find_conflict};
+use crate::model::{DigitSet, Grid, Shape};
 
-use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, conflicting_givens_outcome};
+use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, answer_without_search};
 
 /// Propagation with naked and hidden singles, MRV guessing; the default strategy.
 pub struct Fast;
@@ -42,8 +42,8 @@ impl Strategy for Fast {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
-        if find_conflict(puzzle).is_some() {
-            return conflicting_givens_outcome(&COUNTERS);
+        if let Some(outcome) = answer_without_search(self, puzzle) {
+            return outcome;
         }
         let shape = puzzle.shape();
         let owned;

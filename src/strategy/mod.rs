@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Grid, Shape};
+use crate::model::{Grid, Shape, find_conflict};
 
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
@@ -247,8 +247,8 @@ impl fmt::Debug for dyn Strategy {
 
 /// Implements `counters`, `search` and `search_observed` for an engine whose search is a
 /// function generic over the observer, `run(puzzle, limits, on_solution, observer)`: the
-/// untraced search runs it with [`Silent`] (compiled separately, at full speed), and puzzles
-/// whose givens conflict are answered before it runs.
+/// untraced search runs it with [`Silent`] (compiled separately, at full speed), and
+/// [`answer_without_search`] answers refused shapes and conflicting givens before it runs.
 macro_rules! traced_engine {
     ($run:path, $counters:expr) => {
         fn counters(&self) -> &'static [$crate::strategy::Counter] {
@@ -261,8 +261,8 @@ macro_rules! traced_engine {
             limits: &$crate::strategy::Limits,
             on_solution: &mut dyn FnMut(&$crate::model::Grid),
         ) -> $crate::strategy::Outcome {
-            if $crate::model::find_conflict(puzzle).is_some() {
-                return $crate::strategy::conflicting_givens_outcome(&$counters);
+            if let Some(outcome) = $crate::strategy::answer_without_search(self, puzzle) {
+                return outcome;
             }
             $run(puzzle, limits, on_solution, $crate::strategy::Silent)
         }
@@ -274,8 +274,8 @@ macro_rules! traced_engine {
             on_solution: &mut dyn FnMut(&$crate::model::Grid),
             observer: &mut dyn $crate::strategy::Observer,
         ) -> Option<$crate::strategy::Outcome> {
-            if $crate::model::find_conflict(puzzle).is_some() {
-                return Some($crate::strategy::conflicting_givens_outcome(&$counters));
+            if let Some(outcome) = $crate::strategy::answer_without_search(self, puzzle) {
+                return Some(outcome);
             }
             Some($run(
                 puzzle,
@@ -288,18 +288,23 @@ macro_rules! traced_engine {
 }
 pub(crate) use traced_engine;
 
-/// The outcome of a puzzle whose givens already conflict: no solution, and no search was
-/// needed to prove it. Engines that count nodes report zero of them.
-pub(crate) fn conflicting_givens_outcome(counters: &[Counter]) -> Outcome {
+/// The answer an engine gives without searching, if any: a shape it refuses is a search that
+/// stopped at once ([`Stop::Unsupported`], verdict unknown); givens that already conflict are
+/// no solution, proved with no search (every counter present, at zero). `None`: search.
+pub(crate) fn answer_without_search(strategy: &dyn Strategy, puzzle: &Grid) -> Option<Outcome> {
+    let refused = strategy.supports(puzzle.shape()).is_err();
+    if !refused && find_conflict(puzzle).is_none() {
+        return None;
+    }
     let mut stats = Stats::new();
-    for &counter in counters {
+    for &counter in strategy.counters() {
         stats.set(counter, 0);
     }
-    Outcome {
+    Some(Outcome {
         found: 0,
-        stopped: None,
+        stopped: refused.then_some(Stop::Unsupported),
         stats,
-    }
+    })
 }
 
 #[cfg(test)]

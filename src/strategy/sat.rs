@@ -14,9 +14,9 @@
 use varisat::{ExtendFormula, Lit, Solver};
 
 use crate::encode::{Cnf, Encoding};
-use crate::model::{Grid, Shape, find_conflict};
+use crate::model::{Grid, Shape};
 
-use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, conflicting_givens_outcome};
+use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, answer_without_search};
 
 /// The largest side the SAT strategies accept: a 49x49 minimal encoding already needs tens of
 /// millions of clauses.
@@ -85,13 +85,7 @@ impl Strategy for Sat {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
-        if find_conflict(puzzle).is_some() || self.supports(puzzle.shape()).is_err() {
-            // Conflicting givens: no solution. An unsupported shape never reaches here through
-            // the CLI; called directly, it is refused as an empty, stopped search.
-            let mut outcome = conflicting_givens_outcome(&COUNTERS);
-            if self.supports(puzzle.shape()).is_err() {
-                outcome.stopped = Some(Stop::Unsupported);
-            }
+        if let Some(outcome) = answer_without_search(self, puzzle) {
             return outcome;
         }
         let budget = Budget::new(limits);
