@@ -4,7 +4,7 @@
 
 use crate::model::Grid;
 
-use super::{Budget, Counter, Event, Limits, Observer, Outcome, Stats, Stop};
+use super::{Budget, Counter, Event, Limits, Observer, Outcome, Solutions, Stats, Stop};
 
 /// One backtracking search in progress.
 pub(crate) struct Backtrack<'a, O: Observer> {
@@ -14,11 +14,9 @@ pub(crate) struct Backtrack<'a, O: Observer> {
     pub(crate) nodes: u64,
     placements: u64,
     backtracks: u64,
-    found: u64,
-    max_solutions: u64,
+    solutions: Solutions<'a>,
     budget: Budget<'a>,
     stopped: Option<Stop>,
-    on_solution: &'a mut dyn FnMut(&Grid),
     pub(crate) observer: O,
 }
 
@@ -35,11 +33,9 @@ impl<'a, O: Observer> Backtrack<'a, O> {
             nodes: 0,
             placements: 0,
             backtracks: 0,
-            found: 0,
-            max_solutions: limits.max_solutions.unwrap_or(u64::MAX),
+            solutions: Solutions::new(limits, on_solution),
             budget: Budget::new(limits),
             stopped: None,
-            on_solution,
             observer,
         }
     }
@@ -59,12 +55,10 @@ impl<'a, O: Observer> Backtrack<'a, O> {
     /// Reports the complete board as a solution; `false` when the solution limit is reached.
     pub(crate) fn solution(&mut self, depth: usize) -> bool {
         self.observer.event(depth, self.nodes, Event::Solution);
-        self.found += 1;
         let grid = Grid::from_cells(self.puzzle.shape(), self.cells.clone())
             .expect("the search writes only digits 1..=n");
-        (self.on_solution)(&grid);
-        if self.found >= self.max_solutions {
-            self.stopped = Some(Stop::SolutionLimit);
+        if let Err(stop) = self.solutions.report(&grid) {
+            self.stopped = Some(stop);
             return false;
         }
         true
@@ -108,7 +102,7 @@ impl<'a, O: Observer> Backtrack<'a, O> {
         stats.set(Counter::Placements, self.placements);
         stats.set(Counter::Backtracks, self.backtracks);
         Outcome {
-            found: self.found,
+            found: self.solutions.found(),
             stopped: self.stopped,
             stats,
         }

@@ -18,7 +18,7 @@ use dlx_rs::Solver;
 use crate::encode::CoverMatrix;
 use crate::model::{Grid, Shape};
 
-use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, answer_without_search};
+use super::{Budget, Counter, Limits, Outcome, Solutions, Stats, Strategy, answer_without_search};
 
 /// The largest side `dlx` accepts: its search cannot be interrupted, and on an empty 64x64
 /// board it does not find two solutions in 30 s.
@@ -66,12 +66,11 @@ impl Strategy for Dlx {
             return outcome;
         }
         let budget = Budget::new(limits);
-        let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
+        let mut solutions = Solutions::new(limits, on_solution);
         let matrix = CoverMatrix::build(puzzle);
         let mut stats = Stats::new();
         stats.set(Counter::Items, matrix.items.len() as u64);
         stats.set(Counter::Options, matrix.options.len() as u64);
-        let mut found = 0;
         let mut stopped = budget.check_clock().err();
         if stopped.is_none() {
             let mut solver: Solver<u32> = Solver::new(matrix.items.len());
@@ -88,21 +87,15 @@ impl Strategy for Dlx {
                     let option = matrix.options[option_idx as usize];
                     grid.set(option.cell, option.digit);
                 }
-                found += 1;
-                on_solution(&grid);
-                if found >= max_solutions {
-                    stopped = Some(Stop::SolutionLimit);
-                    break;
-                }
-                if let Err(stop) = budget.check_clock() {
+                if let Err(stop) = solutions.report(&grid).and_then(|()| budget.check_clock()) {
                     stopped = Some(stop);
                     break;
                 }
             }
         }
-        stats.set(Counter::SolutionsEnumerated, found);
+        stats.set(Counter::SolutionsEnumerated, solutions.found());
         Outcome {
-            found,
+            found: solutions.found(),
             stopped,
             stats,
         }

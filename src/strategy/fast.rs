@@ -16,7 +16,9 @@ use std::sync::OnceLock;
 
 use crate::model::{DigitSet, Grid, Shape};
 
-use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, answer_without_search};
+use super::{
+    Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
+};
 
 /// Propagation with naked and hidden singles, MRV guessing; the default strategy.
 pub struct Fast;
@@ -62,11 +64,9 @@ impl Strategy for Fast {
             nodes: 0,
             guesses: 0,
             rounds: 0,
-            found: 0,
-            max_solutions: limits.max_solutions.unwrap_or(u64::MAX),
+            solutions: Solutions::new(limits, on_solution),
             budget: Budget::new(limits),
             stopped: None,
-            on_solution,
         };
         let mut root = vec![DigitSet::full(layout.side).bits(); layout.cells];
         let consistent = puzzle
@@ -84,7 +84,7 @@ impl Strategy for Fast {
         stats.set(Counter::Guesses, solver.guesses);
         stats.set(Counter::PropagationRounds, solver.rounds);
         Outcome {
-            found: solver.found,
+            found: solver.solutions.found(),
             stopped: solver.stopped,
             stats,
         }
@@ -135,11 +135,9 @@ struct Solver<'a> {
     nodes: u64,
     guesses: u64,
     rounds: u64,
-    found: u64,
-    max_solutions: u64,
+    solutions: Solutions<'a>,
     budget: Budget<'a>,
     stopped: Option<Stop>,
-    on_solution: &'a mut dyn FnMut(&Grid),
 }
 
 impl Solver<'_> {
@@ -297,10 +295,8 @@ impl Solver<'_> {
         for (cell, &bit) in board.iter().enumerate() {
             grid.set(cell, bit.trailing_zeros() as u8 + 1);
         }
-        self.found += 1;
-        (self.on_solution)(&grid);
-        if self.found >= self.max_solutions {
-            self.stopped = Some(Stop::SolutionLimit);
+        if let Err(stop) = self.solutions.report(&grid) {
+            self.stopped = Some(stop);
             return false;
         }
         true

@@ -288,6 +288,39 @@ macro_rules! traced_engine {
 }
 pub(crate) use traced_engine;
 
+/// Where an engine delivers solutions: counts them, calls back, and says when the solution
+/// limit is reached. Every engine reports through one of these.
+pub(crate) struct Solutions<'a> {
+    found: u64,
+    limit: u64,
+    on_solution: &'a mut dyn FnMut(&Grid),
+}
+
+impl<'a> Solutions<'a> {
+    pub(crate) fn new(limits: &Limits, on_solution: &'a mut dyn FnMut(&Grid)) -> Solutions<'a> {
+        Solutions {
+            found: 0,
+            limit: limits.max_solutions.unwrap_or(u64::MAX),
+            on_solution,
+        }
+    }
+
+    /// Delivers one solution; `Err(Stop::SolutionLimit)` when it was the last one wanted.
+    pub(crate) fn report(&mut self, grid: &Grid) -> Result<(), Stop> {
+        self.found += 1;
+        (self.on_solution)(grid);
+        if self.found >= self.limit {
+            return Err(Stop::SolutionLimit);
+        }
+        Ok(())
+    }
+
+    /// Solutions delivered so far.
+    pub(crate) fn found(&self) -> u64 {
+        self.found
+    }
+}
+
 /// The answer an engine gives without searching, if any: a shape it refuses is a search that
 /// stopped at once ([`Stop::Unsupported`], verdict unknown); givens that already conflict are
 /// no solution, proved with no search (every counter present, at zero). `None`: search.

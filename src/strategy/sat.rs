@@ -16,7 +16,9 @@ use varisat::{ExtendFormula, Lit, Solver};
 use crate::encode::{Cnf, Encoding};
 use crate::model::{Grid, Shape};
 
-use super::{Budget, Counter, Limits, Outcome, Stats, Stop, Strategy, answer_without_search};
+use super::{
+    Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
+};
 
 /// The largest side the SAT strategies accept: a 49x49 minimal encoding already needs tens of
 /// millions of clauses.
@@ -89,7 +91,7 @@ impl Strategy for Sat {
             return outcome;
         }
         let budget = Budget::new(limits);
-        let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
+        let mut solutions = Solutions::new(limits, on_solution);
         let cnf = Cnf::build(puzzle, self.encoding);
         let mut solver = Solver::new();
         let mut lits = Vec::new();
@@ -102,7 +104,6 @@ impl Strategy for Sat {
         stats.set(Counter::Variables, cnf.var_count() as u64);
         stats.set(Counter::Clauses, cnf.clause_count() as u64);
         let mut calls = 0;
-        let mut found = 0;
         let mut true_vars = vec![false; cnf.var_count() + 1];
         let stopped = loop {
             if let Err(stop) = budget.check_clock() {
@@ -122,10 +123,8 @@ impl Strategy for Sat {
                 }
             }
             let grid = cnf.decode(|var| true_vars[var as usize]);
-            found += 1;
-            on_solution(&grid);
-            if found >= max_solutions {
-                break Some(Stop::SolutionLimit);
+            if let Err(stop) = solutions.report(&grid) {
+                break Some(stop);
             }
             let blocking = cnf.blocking_clause(&grid);
             if blocking.is_empty() {
@@ -138,7 +137,7 @@ impl Strategy for Sat {
         };
         stats.set(Counter::SolverCalls, calls);
         Outcome {
-            found,
+            found: solutions.found(),
             stopped,
             stats,
         }
