@@ -119,6 +119,14 @@ pub fn all_cases() -> Vec<Loaded> {
     loaded
 }
 
+/// One case by its suite name, `file/name`.
+pub fn case(id: &str) -> Loaded {
+    all_cases()
+        .into_iter()
+        .find(|loaded| loaded.id == id)
+        .unwrap_or_else(|| panic!("no case {id}"))
+}
+
 /// Cases selected by `SUDOLAB_CASE` (a substring of `file/name`, or a tag), if set.
 pub fn selected_cases() -> Vec<Loaded> {
     let filter = std::env::var("SUDOLAB_CASE").unwrap_or_default();
@@ -356,10 +364,7 @@ fn scan_and_toggle_report_identical_counters() {
 /// engine that counts nodes; the others ignore it and still answer correctly.
 #[test]
 fn budgets_give_unknown_never_none() {
-    let board_b = all_cases()
-        .into_iter()
-        .find(|loaded| loaded.id == "reference/board-b")
-        .unwrap();
+    let board_b = case("reference/board-b");
     for strategy in strategy::registry() {
         // Board B needs at least 4 nodes from every engine that counts them (`fast`: exactly 4).
         let limits = Limits::default().with_max_nodes(2);
@@ -388,10 +393,7 @@ fn budgets_give_unknown_never_none() {
 /// Every engine reports exactly the counters it declares.
 #[test]
 fn engines_report_the_counters_they_declare() {
-    let board_a = all_cases()
-        .into_iter()
-        .find(|loaded| loaded.id == "reference/board-a")
-        .unwrap();
+    let board_a = case("reference/board-a");
     for strategy in strategy::registry() {
         let outcome = strategy.count_up_to(&board_a.puzzle, 2, &Limits::default());
         let reported: Vec<Counter> = outcome.stats.iter().map(|(counter, _)| counter).collect();
@@ -450,10 +452,7 @@ fn cancellation_stops_the_search() {
 #[test]
 fn traced_searches_match_their_counters() {
     use sudolab::strategy::Event;
-    let board_b = all_cases()
-        .into_iter()
-        .find(|loaded| loaded.id == "reference/board-b")
-        .unwrap();
+    let board_b = case("reference/board-b");
     let mut traced = 0;
     for strategy in strategy::registry() {
         let limits = Limits::solutions(2);
