@@ -28,14 +28,14 @@
 //! - **`dlx`**: the same exact-cover matrix solved by the `dlx-rs` crate. The crate has no
 //!   counters and cannot be interrupted inside a search: only `items`, `options` and
 //!   `solutions_enumerated` are reported, node budgets do not apply, deadlines are checked
-//!   between solutions, and boards above 36x36 are refused.
+//!   between solutions, and boards above 16x16 are refused (one search there can run for minutes).
 //! - **`sat`**, **`sat-extended`**, **`sat-minimal`**: CNF encodings (reduced after Kwon and Jain
 //!   2006; extended and minimal after Lynce and Ouaknine 2006) solved by `varisat`, counting by
 //!   blocking clauses. varisat has no statistics and no interrupt: `variables`, `clauses` and
 //!   `solver_calls` are reported, deadlines are checked between solver calls, and boards above
 //!   36x36 are refused. Clause learning makes SAT the winner on large minimal puzzles.
 //!
-//! //! # Example
+//! # Example
 //!
 //! ```
 //! use sudolab::model::{Grid, parse_line_record, to_line, validate};
@@ -53,7 +53,9 @@
 //! assert_eq!(to_line(&solution).unwrap(), "4213134221343421");
 //! ```
 
+pub mod check;
 pub mod corpus;
 pub mod encode;
 pub mod model;
+pub mod report;
 pub mod strategy;

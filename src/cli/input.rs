@@ -16,6 +16,21 @@ pub(crate) fn for_each_record(
     input: &InputArgs,
     mut handle: impl FnMut(&str, &Record) -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
+    for_each_item(input, |name, item| match item {
+        Ok(record) => handle(name, record),
+        Err(message) => {
+            eprintln!("sudolab: {message}");
+            Ok(Status::Error)
+        }
+    })
+}
+
+/// Like [`for_each_record`], but hands problems to `handle` too, as `Err(message)` (the message
+/// names the source: `FILE: line 3, column 7: ...`), so the caller can both print and keep them.
+pub(crate) fn for_each_item(
+    input: &InputArgs,
+    mut handle: impl FnMut(&str, Result<&Record, String>) -> anyhow::Result<Status>,
+) -> anyhow::Result<Status> {
     let stdin_only = [Path::new("-").to_path_buf()];
     let files = if input.files.is_empty() {
         &stdin_only[..]
@@ -34,10 +49,7 @@ pub(crate) fn for_each_record(
             let name = path.display().to_string();
             match File::open(path) {
                 Ok(file) => walk(&name, BufReader::new(file), input, &mut handle)?,
-                Err(err) => {
-                    eprintln!("sudolab: {name}: cannot open: {err}");
-                    Status::Error
-                }
+                Err(err) => handle(&name, Err(format!("{name}: cannot open: {err}")))?,
             }
         };
         status = status.max(source_status);
@@ -49,23 +61,20 @@ fn walk(
     name: &str,
     source: impl io::BufRead,
     input: &InputArgs,
-    handle: &mut impl FnMut(&str, &Record) -> anyhow::Result<Status>,
+    handle: &mut impl FnMut(&str, Result<&Record, String>) -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
     let mut status = Status::Success;
     let mut seen_any = false;
     for item in Reader::new(source, input.format, input.box_shape) {
         seen_any = true;
         match item {
-            Ok(record) => status = status.max(handle(name, &record)?),
-            Err(err) => {
-                eprintln!("sudolab: {name}: {err}");
-                status = Status::Error;
-            }
+            Ok(record) => status = status.max(handle(name, Ok(&record))?),
+            Err(err) => status = status.max(handle(name, Err(format!("{name}: {err}")))?),
         }
     }
     if !seen_any {
-        eprintln!("sudolab: {name}: no puzzles found (the input is empty or only comments)");
-        status = Status::Error;
+        let message = format!("{name}: no puzzles found (the input is empty or only comments)");
+        status = status.max(handle(name, Err(message))?);
     }
     Ok(status)
 }

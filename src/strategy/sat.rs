@@ -20,9 +20,21 @@ use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
 };
 
-/// The largest side the SAT strategies accept: a 49x49 minimal encoding already needs tens of
-/// millions of clauses.
+/// The largest side the SAT strategies accept (and `export cnf` writes): a 49x49 minimal
+/// encoding already needs tens of millions of clauses.
 pub const MAX_SAT_SIDE: usize = 36;
+
+/// The largest side each encoding is run on. A varisat call cannot be interrupted, so an
+/// encoding is only run where its slowest call on the bundled minimal puzzles is seconds:
+/// `sat` decides minimal 25x25 in 0.5 to 10 s and `sat-extended` in about 8 s, while
+/// `sat-minimal` ran past a minute on the first of them (and takes up to 0.6 s on 16x16).
+const fn max_side(encoding: Encoding) -> usize {
+    match encoding {
+        Encoding::Reduced => MAX_SAT_SIDE,
+        Encoding::Extended => 25,
+        Encoding::Minimal => 16,
+    }
+}
 
 const COUNTERS: [Counter; 3] = [Counter::Variables, Counter::Clauses, Counter::SolverCalls];
 
@@ -68,9 +80,10 @@ impl Strategy for Sat {
     }
 
     fn supports(&self, shape: Shape) -> Result<(), String> {
-        if shape.side() > MAX_SAT_SIDE {
+        let max = max_side(self.encoding);
+        if shape.side() > max {
             return Err(format!(
-                "the CNF of a {0}x{0} board is too large (sides up to {MAX_SAT_SIDE})",
+                "a varisat call cannot be interrupted, and on a {0}x{0} board this encoding can                  run for minutes (sides up to {max}; 'sat' takes up to {MAX_SAT_SIDE})",
                 shape.side()
             ));
         }

@@ -6,22 +6,22 @@ use std::process::{Command, Stdio};
 
 use serde::Deserialize;
 
-const BOARD_A: &str =
+pub(crate) const BOARD_A: &str =
     "030260701680070090190004500820100040004602900050003028009300074040050036703018000";
-const BOARD_A_SOLUTION: &str =
+pub(crate) const BOARD_A_SOLUTION: &str =
     "435269781682571493197834562826195347374682915951743628519326874248957136763418259";
 const BOARD_B_SOLUTION: &str =
     "548761923217983456963542187392857641176294835854316792731428569425679318689135274";
 
 /// What one run printed and how it ended.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 /// Runs `sudolab` from the project root with `stdin` as standard input.
-fn sudolab(args: &[&str], stdin: &str) -> Run {
+pub(crate) fn sudolab(args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -1,0 +1,335 @@
+//! Cross-checking: run several strategies on one puzzle, certify every answer, and find where
+//! they disagree.
+//!
+//! [`run`] times one strategy on one puzzle (the best and the median of several repeats) and
+//! certifies each solution it returns with [`validate`]. [`cross_check`] then compares the runs
+//! of all strategies with each other and with what the corpus claims (a known solution, a known
+//! count). Nothing here trusts an engine: a verdict is only compared, and a grid is only
+//! believed after `validate` has accepted it.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Grid, validate};
+use crate::strategy::{Count, Limits, Stats, Stop, Strategy, Verdict};
+
+/// What one strategy found on one puzzle, and what it cost.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The strategy's registry name.
+    pub strategy: &'static str,
+    /// Solutions found, and whether the count is exact.
+    pub count: Count,
+    /// Why the search stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// The engine's counters (from the last repeat; every repeat walks the same tree).
+    pub stats: Stats,
+    /// Wall-clock time of the fastest repeat.
+    pub best: Duration,
+    /// Median wall-clock time over the repeats.
+    pub median: Duration,
+    /// The first solution found, once certified.
+    pub solution: Option<Grid>,
+    /// Why a returned grid failed certification: the first failure, if any.
+    pub invalid: Option<String>,
+}
+
+impl Run {
+    /// The uniqueness verdict this run supports.
+    pub fn verdict(&self) -> Verdict {
+        self.count.verdict()
+    }
+}
+
+/// Runs `strategy` on `puzzle` `repeats` times (at least once) under fresh limits from
+/// `limits`, certifying every solution it reports.
+///
+/// A stopped repeat (timeout, cancellation) ends the repeats: timing a search again that could
+/// not finish would only multiply the wait.
+pub fn run(
+    strategy: &'static dyn Strategy,
+    puzzle: &Grid,
+    limits: &dyn Fn() -> Limits,
+    repeats: u32,
+) -> Run {
+    let mut times = Vec::with_capacity(repeats.max(1) as usize);
+    let mut solution = None;
+    let mut invalid = None;
+    loop {
+        let limits = limits();
+        let mut first = None;
+        let started = Instant::now();
+        let outcome = strategy.search(puzzle, &limits, &mut |grid| {
+            if first.is_none() {
+                first = Some(grid.clone());
+            }
+            if invalid.is_none() {
+                invalid = validate(puzzle, grid).err().map(|err| err.to_string());
+            }
+        });
+        times.push(started.elapsed());
+        let stopped_early = !matches!(outcome.stopped, None | Some(Stop::SolutionLimit));
+        if times.len() >= repeats.max(1) as usize || stopped_early {
+            times.sort_unstable();
+            if invalid.is_none() {
+                solution = first;
+            }
+            return Run {
+                strategy: strategy.name(),
+                count: outcome.count(),
+                stopped: outcome.stopped,
+                stats: outcome.stats,
+                best: times[0],
+                median: times[times.len() / 2],
+                solution,
+                invalid,
+            };
+        }
+    }
+}
+
+/// What a corpus claims about a puzzle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Claims<'a> {
+    /// A solution the corpus gives.
+    pub solution: Option<&'a Grid>,
+    /// The exact number of solutions the corpus gives.
+    pub count: Option<u64>,
+}
+
+/// The kinds of problem a cross-check finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// A strategy returned a grid that breaks a rule or changes a given.
+    InvalidAnswer,
+    /// Two strategies gave different definite verdicts (or different exact counts).
+    VerdictsDisagree,
+    /// Strategies that all say "unique" returned different grids.
+    SolutionsDisagree,
+    /// A unique answer differs from the solution the corpus gives, or a strategy says "none"
+    /// although the corpus gives a solution.
+    ContradictsKnownSolution,
+    /// A count differs from the count the corpus gives.
+    ContradictsKnownCount,
+}
+
+/// One disagreement or invalid answer, with the strategies involved and what each said.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// What went wrong.
+    pub kind: ProblemKind,
+    /// The strategies involved.
+    pub strategies: Vec<String>,
+    /// What each strategy said, in words.
+    pub detail: String,
+}
+
+/// Compares the runs of several strategies on one puzzle with each other and with the corpus's
+/// claims. An empty result means every answer is certified and every definite verdict agrees.
+pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for run in runs {
+        if let Some(reason) = &run.invalid {
+            problems.push(Problem {
+                kind: ProblemKind::InvalidAnswer,
+                strategies: vec![run.strategy.to_string()],
+                detail: format!("{} returned an invalid grid: {reason}", run.strategy),
+            });
+        }
+    }
+    let said = |runs: &mut dyn Iterator<Item = &Run>| {
+        runs.map(|run| format!("{} says {}", run.strategy, describe(run)))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+
+    // Definite verdicts, and exact counts, must agree.
+    let definite: Vec<&Run> = runs
+        .iter()
+        .filter(|run| run.verdict() != Verdict::Unknown)
+        .collect();
+    let exact: Vec<&Run> = runs.iter().filter(|run| run.count.exhausted).collect();
+    let verdicts_split = definite
+        .windows(2)
+        .any(|w| w[0].verdict() != w[1].verdict());
+    let counts_split = exact
+        .windows(2)
+        .any(|w| w[0].count.found != w[1].count.found);
+    let exact_count = exact.first().map(|run| run.count.found);
+    let overshoot =
+        exact_count.is_some_and(|exact_count| runs.iter().any(|run| run.count.found > exact_count));
+    if verdicts_split || counts_split || overshoot {
+        problems.push(Problem {
+            kind: ProblemKind::VerdictsDisagree,
+            strategies: definite
+                .iter()
+                .map(|run| run.strategy.to_string())
+                .collect(),
+            detail: said(&mut definite.iter().copied()),
+        });
+    }
+
+    // A unique solution must be the same grid everywhere.
+    let unique: Vec<&Run> = runs
+        .iter()
+        .filter(|run| run.verdict() == Verdict::Unique && run.solution.is_some())
+        .collect();
+    if unique.windows(2).any(|w| w[0].solution != w[1].solution) {
+        problems.push(Problem {
+            kind: ProblemKind::SolutionsDisagree,
+            strategies: unique.iter().map(|run| run.strategy.to_string()).collect(),
+            detail: "strategies that prove uniqueness returned different grids".to_string(),
+        });
+    }
+
+    if let Some(known) = claims.solution {
+        for run in runs {
+            let wrong_grid = run.verdict() == Verdict::Unique
+                && run.solution.as_ref().is_some_and(|grid| grid != known);
+            if wrong_grid || run.verdict() == Verdict::None {
+                problems.push(Problem {
+                    kind: ProblemKind::ContradictsKnownSolution,
+                    strategies: vec![run.strategy.to_string()],
+                    detail: if wrong_grid {
+                        format!(
+                            "{} proves a unique solution that differs from the known one",
+                            run.strategy
+                        )
+                    } else {
+                        format!(
+                            "{} says none, but the corpus gives a solution",
+                            run.strategy
+                        )
+                    },
+                });
+            }
+        }
+    }
+
+    if let Some(expected) = claims.count {
+        for run in runs {
+            let contradicts = if run.count.exhausted {
+                run.count.found != expected
+            } else {
+                run.count.found > expected
+            };
+            if contradicts {
+                problems.push(Problem {
+                    kind: ProblemKind::ContradictsKnownCount,
+                    strategies: vec![run.strategy.to_string()],
+                    detail: format!(
+                        "{} says {}, but the corpus gives {expected} solutions",
+                        run.strategy,
+                        describe(run)
+                    ),
+                });
+            }
+        }
+    }
+    problems
+}
+
+/// A run's verdict and count in words: `unique (1)`, `multiple (2+)`, `unknown (0+, timed out)`.
+pub fn describe(run: &Run) -> String {
+    let plus = if run.count.exhausted { "" } else { "+" };
+    match run.stopped.filter(|stop| *stop != Stop::SolutionLimit) {
+        Some(stop) => format!("{} ({}{plus}, {stop})", run.verdict(), run.count.found),
+        None => format!("{} ({}{plus})", run.verdict(), run.count.found),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::parse_line_record;
+
+    fn grid(line: &str) -> Grid {
+        parse_line_record(line.as_bytes(), None, 1)
+            .expect("a valid test puzzle")
+            .puzzle
+    }
+
+    fn fake(strategy: &'static str, found: u64, exhausted: bool, solution: Option<Grid>) -> Run {
+        Run {
+            strategy,
+            count: Count { found, exhausted },
+            stopped: (!exhausted).then_some(Stop::Deadline),
+            stats: Stats::new(),
+            best: Duration::ZERO,
+            median: Duration::ZERO,
+            solution,
+            invalid: None,
+        }
+    }
+
+    #[test]
+    fn real_engines_agree_and_are_certified() {
+        let puzzle = grid("4..3.....1....2.");
+        let solution = grid("4213134221343421");
+        let runs: Vec<Run> = crate::strategy::registry()
+            .iter()
+            .map(|strategy| run(*strategy, &puzzle, &|| Limits::solutions(2), 3))
+            .collect();
+        for run in &runs {
+            assert_eq!(run.verdict(), Verdict::Unique, "{}", run.strategy);
+            assert_eq!(run.solution.as_ref(), Some(&solution), "{}", run.strategy);
+            assert!(run.best <= run.median);
+        }
+        let claims = Claims {
+            solution: Some(&solution),
+            count: Some(1),
+        };
+        assert_eq!(cross_check(&runs, claims), Vec::new());
+    }
+
+    #[test]
+    fn unknown_is_not_a_disagreement_but_a_count_overshoot_is() {
+        let solution = grid("4213134221343421");
+        let runs = [
+            fake("a", 1, true, Some(solution.clone())),
+            fake("b", 0, false, None),
+        ];
+        assert_eq!(cross_check(&runs, Claims::default()), Vec::new());
+
+        let runs = [
+            fake("a", 1, true, Some(solution)),
+            fake("b", 2, false, None),
+        ];
+        let problems = cross_check(&runs, Claims::default());
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].kind, ProblemKind::VerdictsDisagree);
+        assert_eq!(
+            problems[0].detail,
+            "a says unique (1); b says multiple (2+, timed out)"
+        );
+    }
+
+    #[test]
+    fn different_unique_grids_and_known_claims_are_caught() {
+        let one = grid("4213134221343421");
+        let other = grid("4231132424133142");
+        let runs = [
+            fake("a", 1, true, Some(one.clone())),
+            fake("b", 1, true, Some(other)),
+        ];
+        let claims = Claims {
+            solution: Some(&one),
+            count: Some(3),
+        };
+        let kinds: Vec<ProblemKind> = cross_check(&runs, claims)
+            .into_iter()
+            .map(|problem| problem.kind)
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ProblemKind::SolutionsDisagree,
+                ProblemKind::ContradictsKnownSolution,
+                ProblemKind::ContradictsKnownCount,
+                ProblemKind::ContradictsKnownCount,
+            ]
+        );
+    }
+}

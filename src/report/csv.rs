@@ -1,0 +1,96 @@
+//! Rows as CSV, streamed: one line per puzzle and strategy.
+
+use std::io::Write;
+
+use crate::strategy::Counter;
+
+use super::Row;
+
+/// Writes a header, then one record per [`Row`], as they come.
+pub struct CsvWriter<W: Write> {
+    inner: csv::Writer<W>,
+    counters: Vec<Counter>,
+}
+
+impl<W: Write> CsvWriter<W> {
+    /// Writes the header: the fixed columns, then one column per counter in `counters` (the
+    /// union of the counters of the strategies compared; an engine's absent counter is an
+    /// empty cell, not zero).
+    pub fn new(out: W, counters: Vec<Counter>) -> csv::Result<CsvWriter<W>> {
+        let mut inner = csv::Writer::from_writer(out);
+        let mut header: Vec<String> = [
+            "puzzle",
+            "source",
+            "side",
+            "clues",
+            "strategy",
+            "verdict",
+            "solutions",
+            "exhausted",
+            "stopped",
+            "time_us",
+            "median_us",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        header.extend(counters.iter().map(|counter| counter.name().to_string()));
+        inner.write_record(&header)?;
+        Ok(CsvWriter { inner, counters })
+    }
+
+    /// Writes one row.
+    pub fn write(&mut self, row: &Row) -> csv::Result<()> {
+        let mut record = vec![
+            row.puzzle.to_string(),
+            row.source.clone(),
+            row.side.to_string(),
+            row.clues.to_string(),
+            row.strategy.clone(),
+            row.verdict.to_string(),
+            row.solutions.to_string(),
+            row.exhausted.to_string(),
+            row.stopped
+                .and_then(|stop| serde_json::to_value(stop).ok())
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            format!("{:.3}", row.time_ns as f64 / 1e3),
+            format!("{:.3}", row.median_ns as f64 / 1e3),
+        ];
+        record.extend(self.counters.iter().map(|counter| {
+            row.counters
+                .get(*counter)
+                .map_or_else(String::new, |value| value.to_string())
+        }));
+        self.inner.write_record(&record)
+    }
+
+    /// Flushes and returns the output.
+    pub fn finish(self) -> std::io::Result<W> {
+        self.inner
+            .into_inner()
+            .map_err(|err| std::io::Error::other(err.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::row;
+
+    #[test]
+    fn rows_become_quoted_records_with_empty_absent_counters() {
+        let mut writer =
+            CsvWriter::new(Vec::new(), vec![Counter::Nodes, Counter::Guesses]).expect("header");
+        let mut first = row(0, "fast", 1500, 7);
+        first.source = "a, b.txt:1".to_string();
+        writer.write(&first).expect("row");
+        let text = String::from_utf8(writer.finish().expect("flush")).expect("utf-8");
+        assert_eq!(
+            text,
+            "puzzle,source,side,clues,strategy,verdict,solutions,exhausted,stopped,time_us,\
+             median_us,nodes,guesses\n\
+             0,\"a, b.txt:1\",9,20,fast,unique,1,true,,1.500,1.500,7,\n"
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! A fixed-memory histogram of non-negative integers (times in nanoseconds, node counts).
+
+use hdrhistogram::Histogram as Hdr;
+
+/// Values to three significant digits (quantiles within 0.1%), the exact maximum, and
+/// additive merges: the aggregates of a run are the same whatever the order of its rows.
+#[derive(Clone, Debug)]
+pub struct Histogram {
+    inner: Hdr<u64>,
+    max: u64,
+}
+
+impl Default for Histogram {
+    fn default() -> Histogram {
+        Histogram {
+            inner: Hdr::new(3).expect("3 significant digits is a valid precision"),
+            max: 0,
+        }
+    }
+}
+
+impl Histogram {
+    /// Records one value.
+    pub fn record(&mut self, value: u64) {
+        // `record` grows the histogram as needed; only a value beyond what any histogram can
+        // hold (about 2^63) fails, and is then saturated.
+        if self.inner.record(value).is_err() {
+            self.inner.saturating_record(value);
+        }
+        self.max = self.max.max(value);
+    }
+
+    /// Values recorded.
+    pub fn len(&self) -> u64 {
+        self.inner.len()
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
+    /// The value at quantile `q` (0.5 = median), to three significant digits; 0 when empty.
+    pub fn quantile(&self, q: f64) -> u64 {
+        if self.is_empty() {
+            return 0;
+        }
+        self.inner.value_at_quantile(q).min(self.max)
+    }
+
+    /// The largest value recorded, exactly.
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// `points` points `(fraction, value)` of the cumulative distribution, for charts.
+    pub fn cdf(&self, points: usize) -> Vec<(f64, u64)> {
+        if self.is_empty() {
+            return Vec::new();
+        }
+        (1..=points)
+            .map(|i| {
+                let fraction = i as f64 / points as f64;
+                (fraction, self.quantile(fraction))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_are_within_a_thousandth() {
+        let mut histogram = Histogram::default();
+        for value in 1..=10_000u64 {
+            histogram.record(value * 1000);
+        }
+        assert_eq!(histogram.len(), 10_000);
+        let median = histogram.quantile(0.5) as f64;
+        assert!(
+            (median - 5_000_000.0).abs() / 5_000_000.0 < 1e-3,
+            "{median}"
+        );
+        assert_eq!(histogram.max(), 10_000_000);
+        assert_eq!(histogram.quantile(1.0), 10_000_000);
+        assert_eq!(histogram.cdf(4).len(), 4);
+        assert_eq!(Histogram::default().quantile(0.5), 0);
+    }
+}

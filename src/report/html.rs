@@ -1,0 +1,375 @@
+//! The HTML report: one self-contained file (inline CSS, inline SVG charts, nothing fetched).
+//!
+//! Charts are drawn by `plotters` with its SVG backend only: the time distribution of each
+//! strategy (cumulative, log time axis), mean nodes per strategy, and mean nodes against the
+//! number of clues.
+
+use std::fmt::Write as _;
+
+use plotters::prelude::*;
+
+use super::markdown::context_pairs;
+use super::text::{micros, summary_cells};
+use super::{Report, Summary};
+
+const WIDTH: u32 = 760;
+const HEIGHT: u32 = 380;
+
+/// A colour per strategy, stable across charts.
+fn colour(index: usize) -> RGBColor {
+    const PALETTE: [RGBColor; 10] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ];
+    PALETTE[index % PALETTE.len()]
+}
+
+/// Renders the whole report as one HTML page.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let w = &mut out;
+    w.push_str(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>sudolab comparison</title>\n<style>\n\
+         body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}\n\
+         table{border-collapse:collapse;margin:1em 0;font-size:14px}\n\
+         th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right}\n\
+         th{background:#f0f0f0}.bad{color:#b00;font-weight:bold}.warn{color:#a60}\n\
+         figure{margin:1em 0}figcaption{font-size:14px;color:#555}\n\
+         code{font-size:12px}\n</style></head><body>\n<h1>sudolab comparison</h1>\n",
+    );
+    if !report.complete {
+        w.push_str(
+            "<p class=\"bad\">Incomplete: the run was interrupted; this covers the puzzles \
+             done.</p>\n",
+        );
+    }
+    w.push_str("<table id=\"context\">\n");
+    for (key, value) in context_pairs(report) {
+        writeln!(w, "<tr><th>{key}</th><td>{}</td></tr>", escape(&value)).expect("String write");
+    }
+    w.push_str("</table>\n<h2>Per strategy</h2>\n<table id=\"summary\"><tr>");
+    for head in [
+        "strategy",
+        "puzzles",
+        "unique",
+        "multiple",
+        "none",
+        "unknown",
+        "mean µs",
+        "median µs",
+        "p90 µs",
+        "max µs",
+        "mean nodes",
+        "time ratio",
+    ] {
+        write!(w, "<th>{head}</th>").expect("String write");
+    }
+    w.push_str("</tr>\n");
+    for summary in &report.summary {
+        w.push_str("<tr>");
+        for (col, cell) in summary_cells(summary).iter().enumerate() {
+            let class = if col == 0 {
+                ""
+            } else if col == 5 && cell != "0" {
+                " class=\"n warn\""
+            } else {
+                " class=\"n\""
+            };
+            write!(w, "<td{class}>{}</td>", escape(cell)).expect("String write");
+        }
+        w.push_str("</tr>\n");
+    }
+    w.push_str("</table>\n");
+    problems_section(w, report);
+    w.push_str("<h2>Charts</h2>\n");
+    for (id, caption, svg) in [
+        (
+            "chart-time",
+            "Time per puzzle: the fraction of puzzles each strategy finished within a time \
+             (cumulative; further left is faster). Searches stopped by a budget count at the \
+             time they stopped.",
+            time_chart(&report.summary),
+        ),
+        (
+            "chart-nodes",
+            "Mean search nodes per puzzle (log scale); engines that do not count nodes are \
+             left out.",
+            nodes_chart(&report.summary),
+        ),
+        (
+            "chart-clues",
+            "Mean search nodes against the number of clues.",
+            clues_chart(&report.summary),
+        ),
+    ] {
+        writeln!(
+            w,
+            "<figure id=\"{id}\">{svg}<figcaption>{caption}</figcaption></figure>"
+        )
+        .expect("String write");
+    }
+    rows_section(w, report);
+    w.push_str("</body></html>\n");
+    out
+}
+
+fn problems_section(w: &mut String, report: &Report) {
+    w.push_str("<h2>Cross-check</h2>\n");
+    if report.problems.is_empty() {
+        w.push_str(
+            "<p id=\"verdict\">Every returned grid was certified; every definite verdict agrees \
+             across strategies.</p>\n",
+        );
+    } else {
+        writeln!(
+            w,
+            "<p id=\"verdict\" class=\"bad\">{} problems.</p>\n<table><tr><th>source</th>\
+             <th>kind</th><th>detail</th><th>puzzle</th></tr>",
+            report.problems.len()
+        )
+        .expect("String write");
+        for p in &report.problems {
+            writeln!(
+                w,
+                "<tr class=\"bad\"><td>{}</td><td>{:?}</td><td>{}</td><td><code>{}</code></td></tr>",
+                escape(&p.source),
+                p.problem.kind,
+                escape(&p.problem.detail),
+                escape(&p.grid)
+            )
+            .expect("String write");
+        }
+        w.push_str("</table>\n");
+    }
+}
+
+fn rows_section(w: &mut String, report: &Report) {
+    w.push_str("<h2>Per puzzle</h2>\n");
+    if report.rows_truncated() {
+        writeln!(
+            w,
+            "<p>The first {} rows; the CSV and JSON reports list every row.</p>",
+            report.rows.len()
+        )
+        .expect("String write");
+    }
+    w.push_str(
+        "<table id=\"rows\"><tr><th>source</th><th>clues</th><th>strategy</th><th>verdict</th>\
+         <th>solutions</th><th>time µs</th><th>counters</th></tr>\n",
+    );
+    for row in &report.rows {
+        let plus = if row.exhausted { "" } else { "+" };
+        writeln!(
+            w,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{}{plus}\
+             </td><td class=\"n\">{}</td><td>{}</td></tr>",
+            escape(&row.source),
+            row.clues,
+            row.strategy,
+            row.verdict,
+            row.solutions,
+            micros(row.time_ns as f64 / 1e3),
+            escape(&row.counters.to_string())
+        )
+        .expect("String write");
+    }
+    w.push_str("</table>\n");
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A log axis range that holds `values`, padded to whole decades.
+fn decades(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (low, high) = values
+        .filter(|v| *v > 0.0)
+        .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if low > high {
+        return 0.1..10.0;
+    }
+    10f64.powf(low.log10().floor())..10f64.powf(high.log10().ceil().max(low.log10().floor() + 1.0))
+}
+
+/// Draws with `draw` into an SVG string; a drawing error becomes a note in place of the chart.
+fn svg(
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<(), String>,
+) -> String {
+    let mut buffer = String::new();
+    let result = {
+        let root = SVGBackend::with_string(&mut buffer, (WIDTH, HEIGHT)).into_drawing_area();
+        let drawn = root
+            .fill(&WHITE)
+            .map_err(|err| err.to_string())
+            .and_then(|()| draw(&root));
+        drawn.and_then(|()| root.present().map_err(|err| err.to_string()))
+    };
+    match result {
+        Ok(()) => buffer,
+        Err(err) => format!("<p class=\"bad\">chart not drawn: {}</p>", escape(&err)),
+    }
+}
+
+fn time_chart(summary: &[Summary]) -> String {
+    svg(|root| {
+        let x = decades(summary.iter().flat_map(|s| s.time_cdf.iter().map(|p| p.1)));
+        let mut chart = ChartBuilder::on(root)
+            .caption("time per puzzle (cumulative)", ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(x.log_scale(), 0f64..1f64)
+            .map_err(|err| err.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("microseconds per puzzle (log)")
+            .y_desc("fraction of puzzles")
+            .draw()
+            .map_err(|err| err.to_string())?;
+        for (index, s) in summary.iter().enumerate() {
+            let style = colour(index).stroke_width(2);
+            let mut points: Vec<(f64, f64)> = vec![(s.time_cdf.first().map_or(1.0, |p| p.1), 0.0)];
+            points.extend(
+                s.time_cdf
+                    .iter()
+                    .map(|(fraction, us)| (us.max(1e-3), *fraction)),
+            );
+            chart
+                .draw_series(LineSeries::new(points, style))
+                .map_err(|err| err.to_string())?
+                .label(s.strategy.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|err| err.to_string())
+    })
+}
+
+fn nodes_chart(summary: &[Summary]) -> String {
+    let bars: Vec<(usize, &str, f64)> = summary
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.nodes_mean.map(|n| (i, s.strategy.as_str(), n.max(1.0))))
+        .collect();
+    if bars.is_empty() {
+        return "<p>No strategy here counts search nodes.</p>".to_string();
+    }
+    svg(|root| {
+        let x = decades(bars.iter().map(|b| b.2));
+        let names: Vec<String> = bars.iter().map(|b| b.1.to_string()).collect();
+        let count = bars.len();
+        let mut chart = ChartBuilder::on(root)
+            .caption("mean nodes per puzzle", ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(90)
+            .build_cartesian_2d(x.clone().log_scale(), 0f64..count as f64)
+            .map_err(|err| err.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(count * 2 + 1)
+            .y_label_formatter(&|y| {
+                let slot = *y - 0.5;
+                if slot >= 0.0 && (slot - slot.round()).abs() < 1e-6 {
+                    names
+                        .get(slot.round() as usize)
+                        .cloned()
+                        .unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .x_desc("nodes (log)")
+            .draw()
+            .map_err(|err| err.to_string())?;
+        chart
+            .draw_series(bars.iter().enumerate().map(|(slot, (index, _, nodes))| {
+                Rectangle::new(
+                    [(x.start, slot as f64 + 0.15), (*nodes, slot as f64 + 0.85)],
+                    colour(*index).filled(),
+                )
+            }))
+            .map_err(|err| err.to_string())?;
+        Ok(())
+    })
+}
+
+fn clues_chart(summary: &[Summary]) -> String {
+    let series: Vec<(usize, &Summary)> = summary
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.nodes_by_clues.is_empty())
+        .collect();
+    if series.is_empty() {
+        return "<p>No strategy here counts search nodes.</p>".to_string();
+    }
+    svg(|root| {
+        let clues = series
+            .iter()
+            .flat_map(|(_, s)| s.nodes_by_clues.iter().map(|p| p.0));
+        let (low, high) = clues.fold((usize::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)));
+        let y = decades(
+            series
+                .iter()
+                .flat_map(|(_, s)| s.nodes_by_clues.iter().map(|p| p.2.max(1.0))),
+        );
+        let mut chart = ChartBuilder::on(root)
+            .caption("mean nodes against clues", ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(low as f64 - 0.5..high as f64 + 0.5, y.log_scale())
+            .map_err(|err| err.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("clues")
+            .y_desc("mean nodes (log)")
+            .draw()
+            .map_err(|err| err.to_string())?;
+        for (index, s) in &series {
+            let style = colour(*index);
+            let points: Vec<(f64, f64)> = s
+                .nodes_by_clues
+                .iter()
+                .map(|(clues, _, nodes)| (*clues as f64, nodes.max(1.0)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), style.stroke_width(1)))
+                .map_err(|err| err.to_string())?
+                .label(s.strategy.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+            chart
+                .draw_series(
+                    points
+                        .into_iter()
+                        .map(|p| Circle::new(p, 3, style.filled())),
+                )
+                .map_err(|err| err.to_string())?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|err| err.to_string())
+    })
+}

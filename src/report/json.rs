@@ -1,0 +1,101 @@
+//! The JSON report, streamed, and JSON lines.
+//!
+//! The document is one object: `format`, `rows` (every row, written as it comes), then the
+//! context, summary, problems and the rest, written at the end. `sudolab report` reads it back
+//! with [`read`].
+
+use std::io::{self, Write};
+
+use super::{FORMAT, Report, Row};
+
+/// Streams a JSON report: rows first, the rest when the run ends.
+pub struct JsonWriter<W: Write> {
+    out: W,
+    rows: u64,
+}
+
+impl<W: Write> JsonWriter<W> {
+    /// Starts the document.
+    pub fn new(mut out: W) -> io::Result<JsonWriter<W>> {
+        write!(out, "{{\"format\":\"{FORMAT}\",\"rows\":[")?;
+        Ok(JsonWriter { out, rows: 0 })
+    }
+
+    /// Writes one row.
+    pub fn write(&mut self, row: &Row) -> io::Result<()> {
+        if self.rows > 0 {
+            self.out.write_all(b",")?;
+        }
+        self.out.write_all(b"\n")?;
+        serde_json::to_writer(&mut self.out, row)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Ends the document with everything but the rows of `report`.
+    pub fn finish(mut self, report: &Report) -> io::Result<W> {
+        self.out.write_all(b"\n]")?;
+        let value = serde_json::to_value(report)?;
+        let object = value.as_object().expect("a report serializes to an object");
+        for (key, value) in object {
+            if key == "rows" || key == "format" {
+                continue;
+            }
+            write!(self.out, ",\n{}:", serde_json::to_string(key)?)?;
+            serde_json::to_writer(&mut self.out, value)?;
+        }
+        self.out.write_all(b"}\n")?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Reads a JSON report written by [`JsonWriter`].
+pub fn read(text: &str) -> Result<Report, String> {
+    let report: Report = serde_json::from_str(text).map_err(|err| {
+        format!(
+            "line {}, column {}: not a sudolab JSON report: {err}",
+            err.line(),
+            err.column()
+        )
+    })?;
+    if report.format != FORMAT {
+        return Err(format!(
+            "report format '{}' is not the '{FORMAT}' this sudolab reads",
+            report.format
+        ));
+    }
+    Ok(report)
+}
+
+/// Writes one row as a line of JSON (JSON lines).
+pub fn write_line(out: &mut impl Write, row: &Row) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, row)?;
+    out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::row;
+    use crate::report::{Aggregator, Context};
+
+    #[test]
+    fn a_streamed_report_reads_back_whole() {
+        let rows = [row(0, "a", 10, 1), row(1, "a", 20, 2)];
+        let mut aggregator = Aggregator::new(vec!["a".into()], None);
+        let mut writer = JsonWriter::new(Vec::new()).expect("start");
+        for row in &rows {
+            writer.write(row).expect("row");
+            aggregator.add(row.clone());
+        }
+        let report = aggregator.report(Context::default(), vec!["bad line".into()], vec![], true);
+        let text = String::from_utf8(writer.finish(&report).expect("end")).expect("utf-8");
+        assert_eq!(read(&text), Ok(report));
+        assert_eq!(
+            read("{\"format\": 3}").expect_err("not a report"),
+            "line 1, column 12: not a sudolab JSON report: invalid type: integer `3`, expected \
+             a string at line 1 column 12"
+        );
+    }
+}

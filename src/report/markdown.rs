@@ -1,0 +1,146 @@
+//! The Markdown report: context, per-strategy table, problems, per-puzzle rows.
+
+use std::fmt::Write as _;
+
+use super::Report;
+use super::text::{limit_text, micros, summary_cells};
+
+/// Renders the whole report as GitHub-flavoured Markdown.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let w = &mut out;
+    writeln!(w, "# sudolab comparison\n").expect("String write");
+    if !report.complete {
+        writeln!(
+            w,
+            "**Incomplete**: the run was interrupted; this covers the puzzles done.\n"
+        )
+        .expect("String write");
+    }
+    writeln!(w, "| | |\n|---|---|").expect("String write");
+    for (key, value) in context_pairs(report) {
+        writeln!(w, "| {key} | {} |", escape(&value)).expect("String write");
+    }
+    writeln!(w, "\n## Per strategy\n").expect("String write");
+    writeln!(
+        w,
+        "| strategy | puzzles | unique | multiple | none | unknown | mean µs | median µs | p90 µs \
+         | max µs | mean nodes | time ratio |"
+    )
+    .expect("String write");
+    writeln!(w, "|---|{}", "---:|".repeat(11)).expect("String write");
+    for summary in &report.summary {
+        writeln!(w, "| {} |", summary_cells(summary).join(" | ")).expect("String write");
+    }
+    writeln!(w, "\n## Cross-check\n").expect("String write");
+    if report.problems.is_empty() {
+        writeln!(
+            w,
+            "Every returned grid was certified; every definite verdict agrees across strategies."
+        )
+        .expect("String write");
+    } else {
+        writeln!(w, "**{} problems.**\n", report.problems.len()).expect("String write");
+        writeln!(
+            w,
+            "| puzzle | source | kind | strategies | detail |\n|---|---|---|---|---|"
+        )
+        .expect("String write");
+        for p in &report.problems {
+            writeln!(
+                w,
+                "| `{}` | {} | {:?} | {} | {} |",
+                p.grid,
+                escape(&p.source),
+                p.problem.kind,
+                p.problem.strategies.join(", "),
+                escape(&p.problem.detail)
+            )
+            .expect("String write");
+        }
+    }
+    if !report.input_errors.is_empty() {
+        writeln!(w, "\n## Input errors\n").expect("String write");
+        for error in &report.input_errors {
+            writeln!(w, "- {}", escape(error)).expect("String write");
+        }
+    }
+    writeln!(w, "\n## Per puzzle\n").expect("String write");
+    if report.rows_truncated() {
+        writeln!(
+            w,
+            "The first {} rows; the CSV and JSON reports list every row.\n",
+            report.rows.len()
+        )
+        .expect("String write");
+    }
+    writeln!(
+        w,
+        "| source | clues | strategy | verdict | solutions | time µs | counters |\n\
+         |---|---:|---|---|---:|---:|---|"
+    )
+    .expect("String write");
+    for row in &report.rows {
+        let plus = if row.exhausted { "" } else { "+" };
+        writeln!(
+            w,
+            "| {} | {} | {} | {} | {}{plus} | {} | {} |",
+            escape(&row.source),
+            row.clues,
+            row.strategy,
+            row.verdict,
+            row.solutions,
+            micros(row.time_ns as f64 / 1e3),
+            row.counters
+        )
+        .expect("String write");
+    }
+    out
+}
+
+/// The context as (label, value) pairs, shared with the HTML report.
+pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
+    let c = &report.context;
+    let mut pairs = vec![
+        ("sudolab", c.version.clone()),
+        (
+            "commit",
+            c.commit.clone().unwrap_or_else(|| "unknown".to_string()),
+        ),
+        ("date", c.date.clone()),
+        ("cpu", c.cpu.clone()),
+        ("command", c.command.clone()),
+        ("inputs", c.inputs.join(" ")),
+        ("puzzles", report.puzzles.to_string()),
+        ("limit", limit_text(c.limit)),
+        (
+            "budget",
+            format!(
+                "{} nodes, {} per search",
+                c.max_nodes
+                    .map_or_else(|| "no limit on".to_string(), |n| n.to_string()),
+                c.timeout_ms
+                    .map_or_else(|| "no time limit".to_string(), |ms| format!("{ms} ms"))
+            ),
+        ),
+        ("repeat", c.repeat.to_string()),
+        ("jobs", c.jobs.to_string()),
+    ];
+    if let Some((size, seed)) = c.sample {
+        pairs.push(("sample", format!("{size} puzzles, seed {seed}")));
+    }
+    if let Some(shard) = &c.shard {
+        pairs.push(("shard", shard.clone()));
+    }
+    if let Some(baseline) = &c.baseline {
+        pairs.push(("baseline", baseline.clone()));
+    }
+    if !c.merged_from.is_empty() {
+        pairs.push(("merged from", c.merged_from.join(" ")));
+    }
+    pairs
+}
+
+fn escape(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}

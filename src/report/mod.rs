@@ -1,0 +1,505 @@
+//! The comparison report: one serializable model, and one pure renderer per format.
+//!
+//! A run produces [`Row`]s (one per puzzle and strategy) and [`PuzzleProblem`]s. Rows are
+//! folded into an [`Aggregator`] as they come, so a run of a million puzzles keeps only
+//! fixed-size histograms per strategy; the renderers that list rows ([`csv`], and the JSON
+//! document written by [`json::JsonWriter`]) stream them. [`Report`] is what the other renderers
+//! take: the context, the per-strategy [`Summary`], the problems and the rows kept in memory.
+//!
+//! Aggregates are always computed from rows, never averaged from other aggregates: merging the
+//! JSON reports of several shards ([`merge`]) re-folds their rows, so it gives the same
+//! aggregates as one run over the whole corpus.
+
+pub mod csv;
+mod histogram;
+pub mod html;
+pub mod json;
+pub mod markdown;
+pub mod text;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::Problem;
+use crate::strategy::{Counter, Stats, Stop, Verdict};
+
+pub use histogram::Histogram;
+
+/// The format version written into JSON reports.
+pub const FORMAT: &str = "sudolab-report/1";
+
+/// How many rows a report keeps in memory for the Markdown and HTML per-puzzle tables; CSV and
+/// JSON stream every row.
+pub const KEPT_ROWS: usize = 2000;
+
+/// One strategy on one puzzle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The puzzle's position in the input (0-based, over all files, malformed records skipped);
+    /// shards keep the positions of the whole corpus, so merged reports line up.
+    pub puzzle: u64,
+    /// Where the puzzle came from: `FILE:LINE`.
+    pub source: String,
+    /// The side of the board (9 for 9x9).
+    pub side: usize,
+    /// Number of givens.
+    pub clues: usize,
+    /// The strategy's registry name.
+    pub strategy: String,
+    /// The uniqueness verdict (or none/multiple with a higher limit).
+    pub verdict: Verdict,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Whether the whole search tree was explored (the count is exact).
+    pub exhausted: bool,
+    /// Why the search stopped early.
+    pub stopped: Option<Stop>,
+    /// Wall-clock time of the fastest repeat, in nanoseconds.
+    pub time_ns: u64,
+    /// Median wall-clock time over the repeats, in nanoseconds.
+    pub median_ns: u64,
+    /// The engine's counters.
+    pub counters: Stats,
+}
+
+/// A problem found on one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleProblem {
+    /// The puzzle's position in the input.
+    pub puzzle: u64,
+    /// Where the puzzle came from: `FILE:LINE`.
+    pub source: String,
+    /// The puzzle, in line form when it fits.
+    pub grid: String,
+    /// What went wrong.
+    #[serde(flatten)]
+    pub problem: Problem,
+}
+
+/// Everything about how a report was made.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Context {
+    /// The sudolab version.
+    pub version: String,
+    /// The git commit sudolab was built from, when known.
+    pub commit: Option<String>,
+    /// The processor, as the operating system names it.
+    pub cpu: String,
+    /// When the run started (RFC 3339, UTC).
+    pub date: String,
+    /// The command line.
+    pub command: String,
+    /// The input files.
+    pub inputs: Vec<String>,
+    /// The solution limit (0 = count all).
+    pub limit: u64,
+    /// Node budget per search.
+    pub max_nodes: Option<u64>,
+    /// Time budget per search, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Repeats per search; the best and median times are reported.
+    pub repeat: u32,
+    /// Puzzles solved in parallel.
+    pub jobs: usize,
+    /// The sample size and seed, when a sample was drawn.
+    pub sample: Option<(u64, u64)>,
+    /// This run's shard, `K/N`, when the corpus was split.
+    pub shard: Option<String>,
+    /// The strategy the speed ratios are relative to.
+    pub baseline: Option<String>,
+    /// Reports merged into this one, when it is a merge.
+    pub merged_from: Vec<String>,
+}
+
+/// Per-strategy aggregates over all puzzles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The strategy's registry name.
+    pub strategy: String,
+    /// Puzzles run.
+    pub runs: u64,
+    /// Puzzles with at least one solution found.
+    pub solved: u64,
+    /// Verdict tallies.
+    pub unique: u64,
+    /// See `unique`.
+    pub multiple: u64,
+    /// See `unique`.
+    pub none: u64,
+    /// Searches that stopped before a verdict (budget, timeout, unsupported shape).
+    pub unknown: u64,
+    /// Total time, nanoseconds.
+    pub total_ns: u64,
+    /// Mean time per puzzle, microseconds.
+    pub mean_us: f64,
+    /// Median time, microseconds.
+    pub median_us: f64,
+    /// 90th percentile of time, microseconds.
+    pub p90_us: f64,
+    /// Slowest puzzle, microseconds.
+    pub max_us: f64,
+    /// Total search nodes, when the engine counts them.
+    pub nodes_total: Option<u64>,
+    /// Mean nodes per puzzle.
+    pub nodes_mean: Option<f64>,
+    /// Median nodes per puzzle.
+    pub nodes_median: Option<u64>,
+    /// Most nodes on one puzzle.
+    pub nodes_max: Option<u64>,
+    /// Total time divided by the baseline's total time over the same puzzles (2.0 = twice as
+    /// slow as the baseline).
+    pub ratio: Option<f64>,
+    /// Time distribution: (fraction of puzzles, microseconds) points for a cumulative chart.
+    pub time_cdf: Vec<(f64, f64)>,
+    /// Mean nodes per clue count: (clues, puzzles, mean nodes).
+    pub nodes_by_clues: Vec<(usize, u64, f64)>,
+}
+
+/// A report: what the renderers draw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The format version, [`FORMAT`].
+    pub format: String,
+    /// How the report was made.
+    pub context: Context,
+    /// The strategies compared, in the order they ran.
+    pub strategies: Vec<String>,
+    /// Puzzles compared.
+    pub puzzles: u64,
+    /// Malformed records and unreadable files met on the way.
+    pub input_errors: Vec<String>,
+    /// Disagreements and invalid answers.
+    pub problems: Vec<PuzzleProblem>,
+    /// Per-strategy aggregates.
+    pub summary: Vec<Summary>,
+    /// False when the run was interrupted: the report covers the puzzles done.
+    pub complete: bool,
+    /// The rows (in a JSON report, every row; in memory, at most [`KEPT_ROWS`]).
+    pub rows: Vec<Row>,
+}
+
+impl Report {
+    /// Whether the rows listed are all the rows of the run.
+    pub fn rows_truncated(&self) -> bool {
+        (self.rows.len() as u64) < self.puzzles * self.strategies.len() as u64
+    }
+}
+
+/// Folds rows into per-strategy aggregates in fixed memory.
+#[derive(Clone, Debug)]
+pub struct Aggregator {
+    strategies: Vec<String>,
+    baseline: Option<String>,
+    per_strategy: Vec<Tally>,
+    kept: Vec<Row>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    runs: u64,
+    solved: u64,
+    unique: u64,
+    multiple: u64,
+    none: u64,
+    unknown: u64,
+    total_ns: u64,
+    times: Histogram,
+    nodes: Option<(u64, Histogram)>,
+    by_clues: BTreeMap<usize, (u64, u64)>,
+}
+
+impl Aggregator {
+    /// An empty aggregator for these strategies; ratios are relative to `baseline`.
+    pub fn new(strategies: Vec<String>, baseline: Option<String>) -> Aggregator {
+        let per_strategy = vec![Tally::default(); strategies.len()];
+        Aggregator {
+            strategies,
+            baseline,
+            per_strategy,
+            kept: Vec::new(),
+        }
+    }
+
+    /// Adds one row. Rows of strategies not in the list are an error of the caller and are
+    /// ignored.
+    pub fn add(&mut self, row: Row) {
+        let Some(index) = self.strategies.iter().position(|s| *s == row.strategy) else {
+            return;
+        };
+        let tally = &mut self.per_strategy[index];
+        tally.runs += 1;
+        if row.solutions > 0 {
+            tally.solved += 1;
+        }
+        match row.verdict {
+            Verdict::Unique => tally.unique += 1,
+            Verdict::Multiple => tally.multiple += 1,
+            Verdict::None => tally.none += 1,
+            Verdict::Unknown => tally.unknown += 1,
+        }
+        tally.total_ns += row.time_ns;
+        tally.times.record(row.time_ns);
+        if let Some(nodes) = row.counters.get(Counter::Nodes) {
+            let (total, histogram) = tally.nodes.get_or_insert_with(Default::default);
+            *total += nodes;
+            histogram.record(nodes);
+            let entry = tally.by_clues.entry(row.clues).or_default();
+            entry.0 += 1;
+            entry.1 += nodes;
+        }
+        if self.kept.len() < KEPT_ROWS {
+            self.kept.push(row);
+        }
+    }
+
+    /// The per-strategy aggregates so far.
+    pub fn summary(&self) -> Vec<Summary> {
+        let baseline_ns = self.baseline.as_ref().and_then(|baseline| {
+            let index = self.strategies.iter().position(|s| s == baseline)?;
+            Some(self.per_strategy[index].total_ns)
+        });
+        self.strategies
+            .iter()
+            .zip(&self.per_strategy)
+            .map(|(strategy, tally)| {
+                let micros = |ns: u64| ns as f64 / 1e3;
+                Summary {
+                    strategy: strategy.clone(),
+                    runs: tally.runs,
+                    solved: tally.solved,
+                    unique: tally.unique,
+                    multiple: tally.multiple,
+                    none: tally.none,
+                    unknown: tally.unknown,
+                    total_ns: tally.total_ns,
+                    mean_us: if tally.runs == 0 {
+                        0.0
+                    } else {
+                        micros(tally.total_ns) / tally.runs as f64
+                    },
+                    median_us: micros(tally.times.quantile(0.5)),
+                    p90_us: micros(tally.times.quantile(0.9)),
+                    max_us: micros(tally.times.max()),
+                    nodes_total: tally.nodes.as_ref().map(|(total, _)| *total),
+                    nodes_mean: tally
+                        .nodes
+                        .as_ref()
+                        .map(|(total, h)| *total as f64 / h.len().max(1) as f64),
+                    nodes_median: tally.nodes.as_ref().map(|(_, h)| h.quantile(0.5)),
+                    nodes_max: tally.nodes.as_ref().map(|(_, h)| h.max()),
+                    ratio: baseline_ns
+                        .filter(|ns| *ns > 0)
+                        .map(|ns| tally.total_ns as f64 / ns as f64),
+                    time_cdf: tally
+                        .times
+                        .cdf(64)
+                        .into_iter()
+                        .map(|(fraction, ns)| (fraction, micros(ns)))
+                        .collect(),
+                    nodes_by_clues: tally
+                        .by_clues
+                        .iter()
+                        .map(|(clues, (count, nodes))| {
+                            (*clues, *count, *nodes as f64 / *count as f64)
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// Puzzles seen so far: every puzzle gets one row per strategy.
+    pub fn puzzles(&self) -> u64 {
+        self.per_strategy
+            .iter()
+            .map(|tally| tally.runs)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The report so far, with the rows kept in memory.
+    pub fn report(
+        &self,
+        context: Context,
+        input_errors: Vec<String>,
+        problems: Vec<PuzzleProblem>,
+        complete: bool,
+    ) -> Report {
+        Report {
+            format: FORMAT.to_string(),
+            context,
+            strategies: self.strategies.clone(),
+            puzzles: self.puzzles(),
+            input_errors,
+            problems,
+            summary: self.summary(),
+            complete,
+            rows: self.kept.clone(),
+        }
+    }
+}
+
+/// Merges reports (the shards of one corpus, say) into one: rows are put back in corpus order
+/// and folded again, so the aggregates are those of a single run over all the puzzles.
+pub fn merge(reports: Vec<(String, Report)>) -> Result<Report, String> {
+    let Some((_, first)) = reports.first() else {
+        return Err("nothing to merge".to_string());
+    };
+    let strategies = first.strategies.clone();
+    let mut context = first.context.clone();
+    context.shard = None;
+    context.merged_from = Vec::new();
+    let mut rows = Vec::new();
+    let mut problems = Vec::new();
+    let mut input_errors = Vec::new();
+    let mut complete = true;
+    let mut owner: BTreeMap<u64, String> = BTreeMap::new();
+    for (name, report) in reports {
+        if report.strategies != strategies {
+            return Err(format!(
+                "{name} compares {} but the first report compares {}; only reports of the same \
+                 strategies merge",
+                report.strategies.join(","),
+                strategies.join(",")
+            ));
+        }
+        if report.rows_truncated() {
+            return Err(format!(
+                "{name} lists {} rows for {} puzzles; only complete JSON reports merge",
+                report.rows.len(),
+                report.puzzles
+            ));
+        }
+        for row in &report.rows {
+            if let Some(other) = owner.get(&row.puzzle).filter(|other| **other != name) {
+                return Err(format!(
+                    "puzzle {} ({}) is in both {other} and {name}; shards must not overlap",
+                    row.puzzle, row.source
+                ));
+            }
+            owner.insert(row.puzzle, name.clone());
+        }
+        context.merged_from.push(name);
+        complete &= report.complete;
+        rows.extend(report.rows);
+        problems.extend(report.problems);
+        input_errors.extend(report.input_errors);
+    }
+    let order = |name: &String| strategies.iter().position(|s| s == name);
+    rows.sort_by_key(|row| (row.puzzle, order(&row.strategy)));
+    problems.sort_by_key(|problem| problem.puzzle);
+    let mut aggregator = Aggregator::new(strategies, context.baseline.clone());
+    let all_rows = rows.clone();
+    for row in rows {
+        aggregator.add(row);
+    }
+    let mut report = aggregator.report(context, input_errors, problems, complete);
+    report.rows = all_rows;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn row(puzzle: u64, strategy: &str, time_ns: u64, nodes: u64) -> Row {
+        let mut counters = Stats::new();
+        counters.set(Counter::Nodes, nodes);
+        Row {
+            puzzle,
+            source: format!("t.txt:{}", puzzle + 1),
+            side: 9,
+            clues: 20 + (puzzle % 3) as usize,
+            strategy: strategy.to_string(),
+            verdict: Verdict::Unique,
+            solutions: 1,
+            exhausted: true,
+            stopped: None,
+            time_ns,
+            median_ns: time_ns,
+            counters,
+        }
+    }
+
+    fn rows() -> Vec<Row> {
+        (0..10u64)
+            .flat_map(|p| {
+                [
+                    row(p, "a", 1000 + p * 100, 10 + p),
+                    row(p, "b", 3000 + p * 7, 100 * p),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn aggregates_are_exact_where_they_can_be() {
+        let mut aggregator = Aggregator::new(vec!["a".into(), "b".into()], Some("a".into()));
+        for row in rows() {
+            aggregator.add(row);
+        }
+        let summary = aggregator.summary();
+        assert_eq!(aggregator.puzzles(), 10);
+        assert_eq!(summary[0].runs, 10);
+        assert_eq!(summary[0].total_ns, 14_500);
+        assert!((summary[0].mean_us - 1.45).abs() < 1e-9);
+        assert_eq!(summary[0].nodes_total, Some(145));
+        assert_eq!(summary[0].nodes_max, Some(19));
+        assert_eq!(summary[0].ratio, Some(1.0));
+        assert_eq!(summary[1].total_ns, 30_315);
+        assert!((summary[1].ratio.unwrap() - 30_315.0 / 14_500.0).abs() < 1e-12);
+        // Clues 20, 21, 22 in turn: puzzles 0,3,6,9 have 20 clues.
+        assert_eq!(summary[1].nodes_by_clues[0], (20, 4, 450.0));
+    }
+
+    #[test]
+    fn merged_shards_equal_one_run() {
+        let mut whole = Aggregator::new(vec!["a".into(), "b".into()], Some("a".into()));
+        let mut shards = [
+            Aggregator::new(vec!["a".into(), "b".into()], Some("a".into())),
+            Aggregator::new(vec!["a".into(), "b".into()], Some("a".into())),
+        ];
+        for row in rows() {
+            shards[(row.puzzle % 2) as usize].add(row.clone());
+            whole.add(row);
+        }
+        let context = Context {
+            baseline: Some("a".into()),
+            ..Context::default()
+        };
+        let reports = shards
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let mut report = s.report(context.clone(), vec![], vec![], true);
+                report.rows = rows()
+                    .into_iter()
+                    .filter(|r| r.puzzle % 2 == k as u64)
+                    .collect();
+                (format!("shard{k}.json"), report)
+            })
+            .collect();
+        let merged = merge(reports).expect("shards merge");
+        assert_eq!(merged.summary, whole.summary());
+        assert_eq!(merged.puzzles, 10);
+        assert_eq!(merged.rows, rows());
+        assert_eq!(merged.context.merged_from, ["shard0.json", "shard1.json"]);
+    }
+
+    #[test]
+    fn overlapping_shards_do_not_merge() {
+        let mut aggregator = Aggregator::new(vec!["a".into()], None);
+        aggregator.add(row(0, "a", 5, 5));
+        let report = aggregator.report(Context::default(), vec![], vec![], true);
+        let err = merge(vec![
+            ("x.json".into(), report.clone()),
+            ("y.json".into(), report),
+        ])
+        .expect_err("the same puzzle twice");
+        assert_eq!(
+            err,
+            "puzzle 0 (t.txt:1) is in both x.json and y.json; shards must not overlap"
+        );
+    }
+}
