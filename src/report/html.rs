@@ -235,6 +235,7 @@ fn time_chart(summary: &[Summary]) -> String {
         chart
             .configure_mesh()
             .x_desc("microseconds per puzzle (log)")
+            .x_label_formatter(&|v| short(*v))
             .y_desc("fraction of puzzles")
             .draw()
             .map_err(|err| err.to_string())?;
@@ -254,7 +255,7 @@ fn time_chart(summary: &[Summary]) -> String {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
@@ -298,6 +299,7 @@ fn nodes_chart(summary: &[Summary]) -> String {
                 }
             })
             .x_desc("nodes (log)")
+            .x_label_formatter(&|v| short(*v))
             .draw()
             .map_err(|err| err.to_string())?;
         chart
@@ -313,55 +315,65 @@ fn nodes_chart(summary: &[Summary]) -> String {
 }
 
 fn clues_chart(summary: &[Summary]) -> String {
-    let series: Vec<(usize, &Summary)> = summary
+    // Clue counts only compare within one board size: chart the size with the most puzzles.
+    let mut per_side: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
+    for point in summary.iter().flat_map(|s| &s.nodes_by_clues) {
+        *per_side.entry(point.0).or_default() += point.2;
+    }
+    let Some(side) = per_side
+        .iter()
+        .max_by_key(|(side, puzzles)| (**puzzles, **side))
+        .map(|(side, _)| *side)
+    else {
+        return "<p>No strategy here counts search nodes.</p>".to_string();
+    };
+    let series: Vec<(usize, &str, Vec<(f64, f64)>)> = summary
         .iter()
         .enumerate()
-        .filter(|(_, s)| !s.nodes_by_clues.is_empty())
-        .collect();
-    if series.is_empty() {
-        return "<p>No strategy here counts search nodes.</p>".to_string();
-    }
-    svg(|root| {
-        let clues = series
-            .iter()
-            .flat_map(|(_, s)| s.nodes_by_clues.iter().map(|p| p.0));
-        let (low, high) = clues.fold((usize::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)));
-        let y = decades(
-            series
+        .map(|(index, s)| {
+            let points = s
+                .nodes_by_clues
                 .iter()
-                .flat_map(|(_, s)| s.nodes_by_clues.iter().map(|p| p.2.max(1.0))),
-        );
+                .filter(|p| p.0 == side)
+                .map(|p| (p.1 as f64, p.3.max(1.0)))
+                .collect::<Vec<_>>();
+            (index, s.strategy.as_str(), points)
+        })
+        .filter(|(_, _, points)| !points.is_empty())
+        .collect();
+    svg(|root| {
+        let (low, high) = series
+            .iter()
+            .flat_map(|(_, _, points)| points.iter().map(|p| p.0))
+            .fold((f64::MAX, f64::MIN), |(lo, hi), c| (lo.min(c), hi.max(c)));
+        let y = decades(series.iter().flat_map(|(_, _, points)| points.iter().map(|p| p.1)));
         let mut chart = ChartBuilder::on(root)
-            .caption("mean nodes against clues", ("sans-serif", 18))
+            .caption(
+                format!("mean nodes against clues, {side}x{side} puzzles"),
+                ("sans-serif", 18),
+            )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(low as f64 - 0.5..high as f64 + 0.5, y.log_scale())
+            .build_cartesian_2d(low - 0.5..high + 0.5, y.log_scale())
             .map_err(|err| err.to_string())?;
         chart
             .configure_mesh()
             .x_desc("clues")
             .y_desc("mean nodes (log)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| short(*v))
             .draw()
             .map_err(|err| err.to_string())?;
-        for (index, s) in &series {
+        for (index, name, points) in &series {
             let style = colour(*index);
-            let points: Vec<(f64, f64)> = s
-                .nodes_by_clues
-                .iter()
-                .map(|(clues, _, nodes)| (*clues as f64, nodes.max(1.0)))
-                .collect();
             chart
                 .draw_series(LineSeries::new(points.clone(), style.stroke_width(1)))
                 .map_err(|err| err.to_string())?
-                .label(s.strategy.clone())
+                .label(*name)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
             chart
-                .draw_series(
-                    points
-                        .into_iter()
-                        .map(|p| Circle::new(p, 3, style.filled())),
-                )
+                .draw_series(points.iter().map(|p| Circle::new(*p, 3, style.filled())))
                 .map_err(|err| err.to_string())?;
         }
         chart
@@ -372,4 +384,19 @@ fn clues_chart(summary: &[Summary]) -> String {
             .draw()
             .map_err(|err| err.to_string())
     })
+}
+
+/// A number for a log axis: 1, 10, 100, 1k, 10k, 1M...
+fn short(value: f64) -> String {
+    let (scaled, unit) = match value.abs() {
+        v if v >= 1e9 => (value / 1e9, "G"),
+        v if v >= 1e6 => (value / 1e6, "M"),
+        v if v >= 1e3 => (value / 1e3, "k"),
+        _ => (value, ""),
+    };
+    if (scaled - scaled.round()).abs() < 1e-9 {
+        format!("{scaled:.0}{unit}")
+    } else {
+        format!("{scaled:.1}{unit}")
+    }
 }

@@ -152,8 +152,8 @@ pub struct Summary {
     pub ratio: Option<f64>,
     /// Time distribution: (fraction of puzzles, microseconds) points for a cumulative chart.
     pub time_cdf: Vec<(f64, f64)>,
-    /// Mean nodes per clue count: (clues, puzzles, mean nodes).
-    pub nodes_by_clues: Vec<(usize, u64, f64)>,
+    /// Mean nodes per board side and clue count: (side, clues, puzzles, mean nodes).
+    pub nodes_by_clues: Vec<(usize, usize, u64, f64)>,
 }
 
 /// A report: what the renderers draw.
@@ -206,7 +206,7 @@ struct Tally {
     total_ns: u64,
     times: Histogram,
     nodes: Option<(u64, Histogram)>,
-    by_clues: BTreeMap<usize, (u64, u64)>,
+    by_clues: BTreeMap<(usize, usize), (u64, u64)>,
 }
 
 impl Aggregator {
@@ -244,7 +244,7 @@ impl Aggregator {
             let (total, histogram) = tally.nodes.get_or_insert_with(Default::default);
             *total += nodes;
             histogram.record(nodes);
-            let entry = tally.by_clues.entry(row.clues).or_default();
+            let entry = tally.by_clues.entry((row.side, row.clues)).or_default();
             entry.0 += 1;
             entry.1 += nodes;
         }
@@ -300,8 +300,8 @@ impl Aggregator {
                     nodes_by_clues: tally
                         .by_clues
                         .iter()
-                        .map(|(clues, (count, nodes))| {
-                            (*clues, *count, *nodes as f64 / *count as f64)
+                        .map(|((side, clues), (count, nodes))| {
+                            (*side, *clues, *count, *nodes as f64 / *count as f64)
                         })
                         .collect(),
                 }
@@ -450,7 +450,7 @@ mod tests {
         assert_eq!(summary[1].total_ns, 30_315);
         assert!((summary[1].ratio.unwrap() - 30_315.0 / 14_500.0).abs() < 1e-12);
         // Clues 20, 21, 22 in turn: puzzles 0,3,6,9 have 20 clues.
-        assert_eq!(summary[1].nodes_by_clues[0], (20, 4, 450.0));
+        assert_eq!(summary[1].nodes_by_clues[0], (9, 20, 4, 450.0));
     }
 
     #[test]
