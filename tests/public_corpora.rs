@@ -443,3 +443,124 @@ fn large_bundled_puzzles_reach_their_solutions() {
     }
     assert_no_problems(&problems);
 }
+
+/// Runs `sudolab compare` with `args` and a JSON report; returns the report after checking the
+/// run was clean (exit 0, no cross-check problem, no input error).
+fn compare(args: &[&str]) -> sudolab::report::Report {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let report_path = std::env::temp_dir().join(format!(
+        "sudolab-public-{}-{run}.json",
+        std::process::id()
+    ));
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(["compare", "--report"])
+        .arg(&report_path)
+        .args(args)
+        .output()
+        .expect("sudolab runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{args:?}\n{stdout}\n{stderr}"
+    );
+    let text = std::fs::read_to_string(&report_path).expect("the report was written");
+    let report = sudolab::report::json::read(&text).expect("a readable report");
+    assert!(report.problems.is_empty() && report.input_errors.is_empty());
+    report
+}
+
+/// `compare --limit 0` reproduces every count of tdoku's test file (in the file) and of the
+/// whole serg benchmark (10,000 puzzles, counts in a side file), with two engines each.
+#[test]
+fn compare_reproduces_the_published_counts() {
+    let dir = corpora_dir();
+    let test_file = dir.join("tdoku/test_puzzles.txt");
+    let report = compare(&[
+        "--limit",
+        "0",
+        "--timeout",
+        "0",
+        "-s",
+        "fast,mrv,dlx-knuth,sat",
+        test_file.to_str().unwrap(),
+    ]);
+    assert_eq!(report.puzzles, 43);
+    assert!(report.rows.iter().all(|row| row.exhausted));
+
+    let serg = dir.join("tdoku/puzzles7_serg_benchmark.txt");
+    let counts = dir.join("solutions/tdoku_puzzles7_serg_benchmark.solution_counts.txt");
+    let report = compare(&[
+        "--limit",
+        "0",
+        "--timeout",
+        "0",
+        "-s",
+        "fast,dlx-knuth",
+        "--expect-counts",
+        counts.to_str().unwrap(),
+        serg.to_str().unwrap(),
+    ]);
+    assert_eq!(report.puzzles, 10_000);
+    assert!(report.rows.iter().all(|row| row.exhausted));
+}
+
+/// Every unique puzzle of the shared 9x9 sets comes out unique with the shipped solution from
+/// every engine that finishes (top1465 and forum-hardest whole, a 1,000-puzzle sample of the
+/// 17-clue set).
+#[test]
+fn compare_finds_the_shipped_unique_solutions() {
+    let dir = corpora_dir();
+    for (puzzles, solutions, sample) in [
+        (
+            "tdoku/puzzles3_magictour_top1465.txt",
+            "solutions/tdoku_puzzles3_magictour_top1465.solutions.txt",
+            None,
+        ),
+        (
+            "tdoku/puzzles6_forum_hardest_1106.txt",
+            "solutions/tdoku_puzzles6_forum_hardest_1106.solutions.txt",
+            None,
+        ),
+        (
+            "tdoku/puzzles2_17_clue.txt",
+            "solutions/tdoku_puzzles2_17_clue.solutions.txt",
+            Some("1000"),
+        ),
+    ] {
+        let (puzzles, solutions) = (dir.join(puzzles), dir.join(solutions));
+        let mut args = vec![
+            "-s",
+            "fast,mrv,dlx-knuth,sat",
+            "--timeout",
+            "5s",
+            "--expect-solutions",
+            solutions.to_str().unwrap(),
+            puzzles.to_str().unwrap(),
+        ];
+        if let Some(size) = sample {
+            args.extend(["--sample", size, "--seed", "2026"]);
+        }
+        let report = compare(&args);
+        for row in &report.rows {
+            assert!(
+                row.verdict == Verdict::Unique || (row.verdict == Verdict::Unknown),
+                "{} {}: {}",
+                row.source,
+                row.strategy,
+                row.verdict
+            );
+            if ["fast", "dlx-knuth", "sat"].contains(&row.strategy.as_str()) {
+                assert_eq!(
+                    row.verdict,
+                    Verdict::Unique,
+                    "{} {}",
+                    row.source,
+                    row.strategy
+                );
+            }
+        }
+    }
+}

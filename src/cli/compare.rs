@@ -535,7 +535,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
         progress: &progress,
         interrupted: false,
     };
-    let batch_size = jobs * 16;
+    let batch_size = jobs * 256;
     let mut batch: Vec<Job> = Vec::with_capacity(batch_size);
     let mut reservoir: Vec<Job> = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
@@ -549,7 +549,11 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
         let done: Vec<Done> = pool.install(|| {
             batch
                 .par_iter()
-                .map(|job| compare_one(job, &strategies, &limits, args.repeat))
+                .map(|job| {
+                    let done = compare_one(job, &strategies, &limits, args.repeat);
+                    progress.inc(1);
+                    done
+                })
                 .collect()
         });
         batch.clear();
@@ -671,7 +675,6 @@ impl RunState<'_> {
                 }
                 self.aggregator.add(row);
             }
-            self.progress.inc(1);
         }
         Ok(())
     }

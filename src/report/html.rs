@@ -346,7 +346,11 @@ fn clues_chart(summary: &[Summary]) -> String {
             .iter()
             .flat_map(|(_, _, points)| points.iter().map(|p| p.0))
             .fold((f64::MAX, f64::MIN), |(lo, hi), c| (lo.min(c), hi.max(c)));
-        let y = decades(series.iter().flat_map(|(_, _, points)| points.iter().map(|p| p.1)));
+        let y = decades(
+            series
+                .iter()
+                .flat_map(|(_, _, points)| points.iter().map(|p| p.1)),
+        );
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!("mean nodes against clues, {side}x{side} puzzles"),
