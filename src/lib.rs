@@ -56,6 +56,7 @@
 pub mod check;
 pub mod corpus;
 pub mod encode;
+pub mod generate;
 pub mod model;
 pub mod report;
 pub mod strategy;

@@ -15,7 +15,7 @@ common=(--jobs 2 --timeout 200ms --baseline fast)
 run() {
   local name=$1; shift
   echo "== $name" >&2
-  "$sudolab" compare "${common[@]}" "$@" -r "$out/$name.md" -r "$out/$name.html" \
+  "$sudolab" compare "${common[@]}" "$@" -r "$out/$name.html" \
     > "$out/$name.txt" || [ $? -eq 1 ]
 }
 

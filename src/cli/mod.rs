@@ -3,6 +3,7 @@
 mod compare;
 mod count;
 mod export;
+mod generate;
 mod input;
 mod output;
 mod report;
@@ -76,6 +77,28 @@ enum Command {
     ///
     /// Example: sudolab report shard1.json shard2.json --report all.html
     Report(report::ReportArgs),
+    /// Generate puzzles whose unique solution is proven by a checker engine (and re-proven).
+    ///
+    /// Fills a random full grid from a seeded ChaCha stream, then removes clues in random order
+    /// (or by symmetric orbits), keeping each removal only while the checker still proves the
+    /// solution unique; stops at --clues K or when no clue can go (minimal). Writes one puzzle
+    /// per line (--with-solution adds its solution), or a JSON document with --json.
+    ///
+    /// Examples:
+    ///   sudolab generate --count 1000 --minimal --verify dlx-knuth,sat --seed 1
+    ///   sudolab generate --size 16 --count 3 --symmetry rot180 --json
+    ///   sudolab generate --box 2x3 --clues 12 --rating guess
+    #[command(verbatim_doc_comment)]
+    Generate(generate::GenerateArgs),
+    /// Check a puzzle file's uniqueness claims with several engines.
+    ///
+    /// Every puzzle must be proven unique by each strategy (default fast, dlx-knuth, sat: three
+    /// different methods), with the same certified solution, equal to the file's solution when
+    /// it gives one. One line per puzzle: 'verified' or 'FAILED' with what each engine said.
+    /// Exit status 1 when any puzzle fails.
+    ///
+    /// Example: sudolab verify someone-elses-puzzles.txt
+    Verify(generate::VerifyArgs),
     /// List the registered strategies, one per line.
     Strategies,
     /// Write a puzzle for an outside solver: DIMACS CNF or an exact-cover matrix.
@@ -196,6 +219,8 @@ pub fn main() -> ExitCode {
         Command::Count(args) => count::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Generate(args) => generate::run(&args),
+        Command::Verify(args) => generate::run_verify(&args),
         Command::Strategies => strategies::run(),
         Command::Export(command) => export::run(&command),
         Command::Decode(args) => export::run_decode(&args),

@@ -1,0 +1,453 @@
+//! `sudolab generate` (puzzles with a proven unique solution) and `sudolab verify` (uniqueness
+//! claims of existing files, re-proven by several engines).
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use serde_json::json;
+
+use sudolab::check::{self, Claims};
+use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
+use sudolab::model::{Grid, Shape, to_grid_text, to_line};
+use sudolab::strategy::{self, Limits, Strategy, Verdict};
+
+use super::input::{for_each_record, key};
+use super::output::Out;
+use super::{InputArgs, Status, parse_duration};
+
+/// Which puzzles --rating keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RatingFilter {
+    /// Every puzzle.
+    #[default]
+    Any,
+    /// Only puzzles that naked and hidden singles cannot solve (a guess is needed).
+    Guess,
+    /// Only puzzles that naked and hidden singles solve alone.
+    NoGuess,
+}
+
+/// Nodes `mrv` may spend on rating one puzzle.
+const MRV_RATING_BUDGET: u64 = 10_000_000;
+
+#[derive(Debug, Args)]
+pub(crate) struct GenerateArgs {
+    /// Board side: 4, 6, 9, 12, 16, 25, ... (boxes as square as the side allows; 6 is 2x3).
+    #[arg(long, short = 'n', default_value_t = 9, conflicts_with = "box_shape")]
+    size: usize,
+
+    /// Box shape, rows x columns, instead of --size (3x4 for 12x12 with 3-row boxes).
+    #[arg(long = "box", value_name = "RxC")]
+    box_shape: Option<Shape>,
+
+    /// Puzzles to write.
+    #[arg(long, short = 'c', default_value_t = 1)]
+    count: u64,
+
+    /// Seed of the ChaCha stream: the same seed and options give the same puzzles everywhere,
+    /// with any --jobs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+
+    /// Stop removing clues at K; when no removal keeps the solution unique before that, the
+    /// puzzle stops above K and the summary says so.
+    #[arg(long, value_name = "K")]
+    clues: Option<usize>,
+
+    /// Remove clues until none can go (the default without --clues). With a symmetry: until
+    /// no orbit can go.
+    #[arg(long, conflicts_with = "clues")]
+    minimal: bool,
+
+    /// Keep the givens symmetric: clues are removed a whole orbit at a time.
+    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    symmetry: Symmetry,
+
+    /// The strategy that proves uniqueness after each removal (see 'sudolab strategies').
+    /// 'auto' takes the fastest measured for the size: fast up to 12x12, sat from 16x16 on
+    /// (minimal 16x16: 3.2 puzzles/s with sat, 2.0 with fast, 1.4 with dlx-knuth).
+    #[arg(long, default_value = "auto")]
+    checker: String,
+
+    /// Budget of one uniqueness check; an undecided removal is undone (the puzzle stays
+    /// unique, but may not be minimal: the JSON output counts them as 'undecided').
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    check_timeout: Duration,
+
+    /// Re-prove each puzzle unique with these strategies too, and compare their solution with
+    /// the generator's; any disagreement is an error.
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    verify: Vec<String>,
+
+    /// Keep only puzzles that need guessing, or only those singles solve.
+    #[arg(long, value_enum, default_value_t = RatingFilter::Any)]
+    rating: RatingFilter,
+
+    /// Write each puzzle's solution after it, on the same line.
+    #[arg(long)]
+    with_solution: bool,
+
+    /// Write one JSON document: seed, options and per-puzzle stats (clues, checks, rating).
+    #[arg(long)]
+    json: bool,
+
+    /// Puzzles generated in parallel (default: one per core); the output is the same.
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+
+    /// Print a summary on standard error: puzzles per second, clue counts.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// One candidate, generated, rated and verified.
+struct Candidate {
+    generated: Generated,
+    rating: Option<Rating>,
+    problems: Vec<String>,
+}
+
+fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
+    names
+        .iter()
+        .map(|name| strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}")))
+        .collect()
+}
+
+pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
+    let shape = match args.box_shape {
+        Some(shape) => shape,
+        None => Shape::for_side(args.size).map_err(|err| {
+            anyhow::anyhow!("--size {}: {err}", args.size)
+        })?,
+    };
+    let options = Options {
+        shape,
+        clues: args.clues,
+        minimal: args.clues.is_none(),
+        symmetry: args.symmetry,
+        check_timeout: (!args.check_timeout.is_zero()).then_some(args.check_timeout),
+    };
+    options.check()?;
+    let checker = if args.checker == "auto" {
+        auto_checker(shape)
+    } else {
+        strategy::find(&args.checker).map_err(|err| anyhow::anyhow!("{err}"))?
+    };
+    if let Err(reason) = checker.supports(shape) {
+        bail!("the checker {} cannot check {shape} boxes: {reason}", checker.name());
+    }
+    let verifiers = strategies_named(&args.verify)?;
+    for verifier in &verifiers {
+        if let Err(reason) = verifier.supports(shape) {
+            bail!("{} cannot verify {shape} boxes: {reason}", verifier.name());
+        }
+    }
+    if !args.json && shape.side() > 35 {
+        bail!("the line form holds sides up to 35; use --json for {shape} boxes");
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+    let need_rating = args.json || args.rating != RatingFilter::Any;
+
+    let mut out = Out::new();
+    if args.json {
+        let header = json!({
+            "seed": args.seed,
+            "options": options,
+            "checker": checker.name(),
+            "verify": verifiers.iter().map(|v| v.name()).collect::<Vec<_>>(),
+            "rating": format!("{:?}", args.rating).to_lowercase(),
+        });
+        let header = header.to_string();
+        out.write_str(&header[..header.len() - 1])?;
+        out.write_str(",\"puzzles\":[")?;
+    }
+    let started = Instant::now();
+    let mut written = 0u64;
+    let mut next_index = 0u64;
+    let mut status = Status::Success;
+    let mut clue_counts: Vec<usize> = Vec::new();
+    let mut missed = 0u64;
+    while written < args.count {
+        // Enough candidates to keep every job busy, no more than the output still needs (a
+        // rating filter may discard some, and the loop comes back).
+        let chunk = (args.count - written).clamp(jobs as u64, jobs as u64 * 64);
+        let indices: Vec<u64> = (next_index..next_index + chunk).collect();
+        next_index += chunk;
+        let candidates: Vec<Candidate> = pool.install(|| {
+            indices
+                .par_iter()
+                .map(|index| {
+                    make_candidate(&options, checker, &verifiers, args.seed, *index, need_rating)
+                })
+                .collect()
+        });
+        for candidate in candidates {
+            if written >= args.count {
+                break;
+            }
+            let keep = match (args.rating, candidate.rating) {
+                (RatingFilter::Guess, Some(rating)) => !rating.no_guess,
+                (RatingFilter::NoGuess, Some(rating)) => rating.no_guess,
+                _ => true,
+            };
+            if !keep {
+                continue;
+            }
+            let generated = &candidate.generated;
+            if !candidate.problems.is_empty() {
+                for problem in &candidate.problems {
+                    eprintln!(
+                        "sudolab: puzzle {} of seed {}: {problem}\n  puzzle: {}",
+                        generated.index,
+                        args.seed,
+                        grid_text(&generated.puzzle)
+                    );
+                }
+                status = Status::Negative;
+                continue;
+            }
+            if !generated.target_met {
+                missed += 1;
+            }
+            clue_counts.push(generated.clues);
+            write_puzzle(&mut out, args, &candidate, written)?;
+            written += 1;
+            out.end_record()?;
+        }
+    }
+    if args.json {
+        out.write_str("\n]}\n")?;
+    }
+    out.finish()?;
+    if missed > 0 {
+        eprintln!(
+            "sudolab: {missed} of {written} puzzles stopped above {} clues (no further removal \
+             kept the solution unique; fewest reached: {})",
+            args.clues.unwrap_or(0),
+            clue_counts.iter().min().copied().unwrap_or(0)
+        );
+    }
+    if args.stats && written > 0 {
+        let side = shape.side();
+        let seconds = started.elapsed().as_secs_f64();
+        let mean = clue_counts.iter().sum::<usize>() as f64 / clue_counts.len() as f64;
+        eprintln!(
+            "sudolab: {written} {side}x{side} puzzles in {seconds:.2} s ({:.1} per second, {jobs} \
+             jobs, checker {}); clues min {} mean {mean:.2} max {}",
+            written as f64 / seconds,
+            checker.name(),
+            clue_counts.iter().min().copied().unwrap_or(0),
+            clue_counts.iter().max().copied().unwrap_or(0)
+        );
+    }
+    Ok(status)
+}
+
+/// The fastest checker for a shape, as measured (docs/benchmarks.md): `fast` up to 12x12,
+/// `sat` from 16x16 on, where clause learning beats propagation and guessing.
+fn auto_checker(shape: Shape) -> &'static dyn Strategy {
+    let name = if shape.side() >= 16 { "sat" } else { "fast" };
+    strategy::find(name).expect("fast and sat are registered")
+}
+
+fn make_candidate(
+    options: &Options,
+    checker: &dyn Strategy,
+    verifiers: &[&'static dyn Strategy],
+    seed: u64,
+    index: u64,
+    need_rating: bool,
+) -> Candidate {
+    let generated = generate::generate(options, checker, seed, index);
+    let rating = need_rating.then(|| generate::rate(&generated.puzzle, MRV_RATING_BUDGET));
+    let problems = verify_unique(
+        &generated.puzzle,
+        Some(&generated.solution),
+        verifiers,
+        &|| Limits::solutions(2),
+    );
+    Candidate {
+        generated,
+        rating,
+        problems,
+    }
+}
+
+/// Re-proves `puzzle` unique with every strategy in `verifiers`: each must say "unique" with a
+/// certified grid equal to `solution` (when given) and to each other's. Returns what failed.
+fn verify_unique(
+    puzzle: &Grid,
+    solution: Option<&Grid>,
+    verifiers: &[&'static dyn Strategy],
+    limits: &dyn Fn() -> Limits,
+) -> Vec<String> {
+    let runs: Vec<check::Run> = verifiers
+        .iter()
+        .map(|verifier| check::run(*verifier, puzzle, limits, 1))
+        .collect();
+    let mut problems: Vec<String> = check::cross_check(
+        &runs,
+        Claims {
+            solution,
+            count: Some(1),
+        },
+    )
+    .into_iter()
+    .map(|problem| problem.detail)
+    .collect();
+    for run in &runs {
+        if run.verdict() == Verdict::Unknown {
+            problems.push(format!(
+                "{} could not decide: {}",
+                run.strategy,
+                check::describe(run)
+            ));
+        }
+    }
+    problems
+}
+
+fn grid_text(grid: &Grid) -> String {
+    to_line(grid).unwrap_or_else(|| to_grid_text(grid).replace('\n', " / "))
+}
+
+fn write_puzzle(
+    out: &mut Out,
+    args: &GenerateArgs,
+    candidate: &Candidate,
+    written: u64,
+) -> io::Result<()> {
+    let generated = &candidate.generated;
+    if args.json {
+        let mut object = serde_json::to_value(generated).expect("a puzzle serializes");
+        object["puzzle"] = json!(sudolab::corpus::grid_to_json(&generated.puzzle));
+        object["solution"] = json!(sudolab::corpus::grid_to_json(&generated.solution));
+        if let Some(line) = to_line(&generated.puzzle) {
+            object["line"] = json!(line);
+        }
+        object["rating"] = json!(candidate.rating);
+        let separator = if written == 0 { "\n" } else { ",\n" };
+        out.write_str(separator)?;
+        out.write_str(&object.to_string())
+    } else {
+        let mut line = to_line(&generated.puzzle).expect("sides above 35 need --json");
+        if args.with_solution {
+            line.push(' ');
+            line.push_str(&to_line(&generated.solution).expect("same side as the puzzle"));
+        }
+        line.push('\n');
+        out.write_str(&line)
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct VerifyArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The strategies that must each prove every puzzle unique; three different methods by
+    /// default (propagation, exact cover, SAT).
+    #[arg(long, short = 's', value_name = "A,B,...", value_delimiter = ',',
+          default_value = "fast,dlx-knuth,sat")]
+    strategies: Vec<String>,
+
+    /// Budget of each check (0 for none); an undecided check is a failure to verify.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    timeout: Duration,
+}
+
+pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
+    let verifiers = strategies_named(&args.strategies)?;
+    let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
+    let timeout = args.timeout;
+    let limits = move || {
+        let limits = Limits::solutions(2);
+        if timeout.is_zero() {
+            limits
+        } else {
+            limits.with_timeout(timeout)
+        }
+    };
+    let mut out = Out::new();
+    let mut failed = 0u64;
+    let mut verified = 0u64;
+    let status = for_each_record(&args.input, |source, record| {
+        let usable: Vec<&'static dyn Strategy> = verifiers
+            .iter()
+            .copied()
+            .filter(|v| v.supports(record.puzzle.shape()).is_ok())
+            .collect();
+        let mut problems =
+            verify_unique(&record.puzzle, record.solution.as_ref(), &usable, &limits);
+        if usable.len() < 2 {
+            problems.push(format!(
+                "fewer than two of {} take {} boxes",
+                names.join(", "),
+                record.puzzle.shape()
+            ));
+        }
+        let line = if problems.is_empty() {
+            verified += 1;
+            let by: Vec<&str> = usable.iter().map(|v| v.name()).collect();
+            format!("{}\tverified\tunique by {}\n", key(source, record), by.join(", "))
+        } else {
+            failed += 1;
+            format!("{}\tFAILED\t{}\n", key(source, record), problems.join("; "))
+        };
+        out.write_str(&line)?;
+        out.end_record()?;
+        Ok(if problems.is_empty() {
+            Status::Success
+        } else {
+            Status::Negative
+        })
+    })?;
+    out.finish()?;
+    eprintln!("sudolab: {verified} verified, {failed} failed");
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_generated_puzzle_verifies_and_a_wrong_solution_does_not() {
+        let fast = strategy::find("fast").unwrap();
+        let shape = Shape::new(2, 2).unwrap();
+        let options = Options {
+            shape,
+            clues: None,
+            minimal: true,
+            symmetry: Symmetry::None,
+            check_timeout: None,
+        };
+        let generated = generate::generate(&options, fast, 3, 0);
+        let verifiers = strategies_named(&["dlx-knuth".into(), "sat".into()]).unwrap();
+        let limits = || Limits::solutions(2);
+        assert!(
+            verify_unique(&generated.puzzle, Some(&generated.solution), &verifiers, &limits)
+                .is_empty()
+        );
+        let empty = Grid::empty(shape);
+        let problems = verify_unique(&empty, None, &verifiers, &limits);
+        assert_eq!(
+            problems,
+            [
+                "dlx-knuth says multiple (2), but the corpus gives 1 solutions",
+                "sat says multiple (2), but the corpus gives 1 solutions"
+            ]
+        );
+    }
+}

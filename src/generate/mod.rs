@@ -1,0 +1,469 @@
+//! Puzzles with a unique solution: a seeded full grid, then clues removed while a checker
+//! strategy still proves the solution unique.
+//!
+//! Every random choice comes from a ChaCha8 stream: puzzle `i` of seed `s` uses stream `i` of
+//! the generator seeded with `s`, and draws only 32-bit integers, so the same seed and options
+//! give the same puzzles on every platform, in any order and on any number of threads.
+
+use std::time::Duration;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::model::{DigitSet, Grid, Shape};
+use crate::strategy::{Counter, Limits, Strategy, Verdict};
+
+/// The symmetry kept while removing clues: cells are removed a whole orbit at a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Symmetry {
+    /// Any cell on its own.
+    #[default]
+    None,
+    /// 180-degree rotation about the centre.
+    Rot180,
+    /// 90-degree rotation (four-cell orbits).
+    Rot90,
+    /// Left-right mirror.
+    Mirror,
+    /// Reflection in the main diagonal.
+    Diagonal,
+}
+
+impl Symmetry {
+    /// The cells of `cell`'s orbit, `cell` first, without repeats.
+    pub fn orbit(self, shape: Shape, cell: usize) -> Vec<usize> {
+        let n = shape.side();
+        let (r, c) = (shape.row_of(cell), shape.col_of(cell));
+        let images: Vec<(usize, usize)> = match self {
+            Symmetry::None => vec![(r, c)],
+            Symmetry::Rot180 => vec![(r, c), (n - 1 - r, n - 1 - c)],
+            Symmetry::Rot90 => vec![
+                (r, c),
+                (c, n - 1 - r),
+                (n - 1 - r, n - 1 - c),
+                (n - 1 - c, r),
+            ],
+            Symmetry::Mirror => vec![(r, c), (r, n - 1 - c)],
+            Symmetry::Diagonal => vec![(r, c), (c, r)],
+        };
+        let mut orbit: Vec<usize> = Vec::with_capacity(images.len());
+        for (row, col) in images {
+            let image = shape.cell_at(row, col);
+            if !orbit.contains(&image) {
+                orbit.push(image);
+            }
+        }
+        orbit
+    }
+
+    /// Whether `puzzle`'s givens (not their values) are symmetric.
+    pub fn holds(self, puzzle: &Grid) -> bool {
+        let shape = puzzle.shape();
+        (0..shape.cell_count()).all(|cell| {
+            let given = puzzle.get(cell) != 0;
+            self.orbit(shape, cell)
+                .iter()
+                .all(|image| (puzzle.get(*image) != 0) == given)
+        })
+    }
+}
+
+/// The generator's options.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Options {
+    /// The board shape (its box, `3x3`, in JSON).
+    #[serde(rename = "box", serialize_with = "shape_text")]
+    pub shape: Shape,
+    /// Stop removing at this many clues (`None`: remove as many as possible).
+    pub clues: Option<usize>,
+    /// Remove until no clue (no orbit, with a symmetry) can be removed.
+    pub minimal: bool,
+    /// The symmetry kept.
+    pub symmetry: Symmetry,
+    /// The budget of each uniqueness check; an undecided check keeps its clues.
+    #[serde(skip)]
+    pub check_timeout: Option<Duration>,
+}
+
+fn shape_text<S: serde::Serializer>(shape: &Shape, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(shape)
+}
+
+/// Why a set of options cannot give a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// More clues than cells.
+    #[error("--clues {clues} is more than the {cells} cells of a {side}x{side} board")]
+    TooMany {
+        /// Asked for.
+        clues: usize,
+        /// Cells of the board.
+        cells: usize,
+        /// Board side.
+        side: usize,
+    },
+    /// Fewer clues than any unique puzzle can have.
+    #[error(
+        "--clues {clues} cannot give a unique {side}x{side} puzzle: {reason}; ask for at least \
+         {least}"
+    )]
+    TooFew {
+        /// Asked for.
+        clues: usize,
+        /// Board side.
+        side: usize,
+        /// The lower bound.
+        least: usize,
+        /// Why.
+        reason: &'static str,
+    },
+}
+
+impl Options {
+    /// Checks the target clue count against what is possible.
+    pub fn check(&self) -> Result<(), OptionsError> {
+        let side = self.shape.side();
+        let cells = self.shape.cell_count();
+        let Some(clues) = self.clues else {
+            return Ok(());
+        };
+        if clues > cells {
+            return Err(OptionsError::TooMany { clues, cells, side });
+        }
+        // Two digits that never appear among the givens can be swapped in any solution, so a
+        // unique puzzle shows at least n - 1 distinct digits. For 9x9 the exact bound is known.
+        let (least, reason) = if side == 9 {
+            (
+                17,
+                "no 9x9 puzzle with fewer than 17 clues has a unique solution (McGuire, \
+                 Tugemann and Civario, 2012)",
+            )
+        } else {
+            (
+                side.saturating_sub(1),
+                "a unique puzzle shows at least n - 1 different digits (two absent digits \
+                 could be swapped)",
+            )
+        };
+        if clues < least {
+            return Err(OptionsError::TooFew {
+                clues,
+                side,
+                least,
+                reason,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One generated puzzle and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Generated {
+    /// The puzzle's index in the seed's stream.
+    pub index: u64,
+    /// The puzzle.
+    #[serde(skip)]
+    pub puzzle: Grid,
+    /// Its unique solution (the full grid it was cut from).
+    #[serde(skip)]
+    pub solution: Grid,
+    /// Clues left.
+    pub clues: usize,
+    /// Whether the target clue count was reached (always true without a target).
+    pub target_met: bool,
+    /// Uniqueness checks made.
+    pub checks: u64,
+    /// Checks the checker could not decide within its budget (their clues were kept, so the
+    /// puzzle is unique but may not be minimal).
+    pub undecided: u64,
+}
+
+/// The random stream of puzzle `index` under `seed`.
+pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// A uniform integer below `bound` (32-bit draws, identical on every platform).
+fn below(rng: &mut ChaCha8Rng, bound: usize) -> usize {
+    rng.random_range(0..bound as u32) as usize
+}
+
+/// Fisher-Yates with 32-bit draws.
+fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, below(rng, i + 1));
+    }
+}
+
+/// A random full grid of `shape`: the boxes that share no row or column (box `(i, i)` of the
+/// band-by-stack layout) get independent random permutations; the rest is filled by
+/// randomized backtracking (most constrained cell first, candidates in random order).
+pub fn full_grid(shape: Shape, rng: &mut ChaCha8Rng) -> Grid {
+    let n = shape.side();
+    let (rows, cols) = (shape.box_rows(), shape.box_cols());
+    let bands = n / rows;
+    let stacks = n / cols;
+    loop {
+        let mut grid = Grid::empty(shape);
+        for i in 0..bands.min(stacks) {
+            let mut digits: Vec<u8> = (1..=n as u8).collect();
+            shuffle(&mut digits, rng);
+            for (k, digit) in digits.into_iter().enumerate() {
+                grid.set(
+                    shape.cell_at(i * rows + k / cols, i * cols + k % cols),
+                    digit,
+                );
+            }
+        }
+        // Randomized backtracking can wander on large boards: a bounded attempt, then a fresh
+        // start from the same stream (still reproducible).
+        if fill_rest(&mut grid, rng, 50 * shape.cell_count() as u64) {
+            return grid;
+        }
+    }
+}
+
+fn fill_rest(grid: &mut Grid, rng: &mut ChaCha8Rng, budget: u64) -> bool {
+    let shape = grid.shape();
+    let n = shape.side();
+    let all = DigitSet::full(n);
+    let mut rows = vec![DigitSet::EMPTY; n];
+    let mut cols = vec![DigitSet::EMPTY; n];
+    let mut boxes = vec![DigitSet::EMPTY; n];
+    for cell in 0..shape.cell_count() {
+        let value = grid.get(cell);
+        if value != 0 {
+            rows[shape.row_of(cell)].insert(value);
+            cols[shape.col_of(cell)].insert(value);
+            boxes[shape.box_of(cell)].insert(value);
+        }
+    }
+    let mut empty: Vec<usize> = (0..shape.cell_count())
+        .filter(|cell| grid.get(*cell) == 0)
+        .collect();
+    let mut nodes = 0;
+    fill_step(
+        grid,
+        &mut empty,
+        &mut [&mut rows, &mut cols, &mut boxes],
+        all,
+        rng,
+        &mut nodes,
+        budget,
+    )
+}
+
+fn fill_step(
+    grid: &mut Grid,
+    empty: &mut Vec<usize>,
+    used: &mut [&mut Vec<DigitSet>; 3],
+    all: DigitSet,
+    rng: &mut ChaCha8Rng,
+    nodes: &mut u64,
+    budget: u64,
+) -> bool {
+    *nodes += 1;
+    if *nodes > budget {
+        return false;
+    }
+    let shape = grid.shape();
+    let candidates = |cell: usize, used: &[&mut Vec<DigitSet>; 3]| {
+        let taken = used[0][shape.row_of(cell)].bits()
+            | used[1][shape.col_of(cell)].bits()
+            | used[2][shape.box_of(cell)].bits();
+        DigitSet::from_bits(all.bits() & !taken)
+    };
+    let Some((slot, _)) = empty
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, cell)| candidates(**cell, used).len())
+    else {
+        return true;
+    };
+    let cell = empty.swap_remove(slot);
+    let mut values: Vec<u8> = candidates(cell, used).iter().collect();
+    shuffle(&mut values, rng);
+    let houses = [shape.row_of(cell), shape.col_of(cell), shape.box_of(cell)];
+    for value in values {
+        for (table, house) in used.iter_mut().zip(houses) {
+            table[house].insert(value);
+        }
+        grid.set(cell, value);
+        if fill_step(grid, empty, used, all, rng, nodes, budget) {
+            return true;
+        }
+        grid.set(cell, 0);
+        for (table, house) in used.iter_mut().zip(houses) {
+            table[house].remove(value);
+        }
+        if *nodes > budget {
+            break;
+        }
+    }
+    empty.push(cell);
+    let last = empty.len() - 1;
+    empty.swap(slot.min(last), last);
+    false
+}
+
+/// Generates puzzle `index` of `seed`: a full grid, then orbits of clues removed in random
+/// order, each removal kept only while `checker` proves the solution unique.
+pub fn generate(
+    options: &Options,
+    checker: &dyn Strategy,
+    seed: u64,
+    index: u64,
+) -> Generated {
+    let shape = options.shape;
+    let mut rng = stream(seed, index);
+    let solution = full_grid(shape, &mut rng);
+    let mut puzzle = solution.clone();
+    let mut orbits: Vec<Vec<usize>> = Vec::new();
+    let mut seen = vec![false; shape.cell_count()];
+    for cell in 0..shape.cell_count() {
+        if !seen[cell] {
+            let orbit = options.symmetry.orbit(shape, cell);
+            for image in &orbit {
+                seen[*image] = true;
+            }
+            orbits.push(orbit);
+        }
+    }
+    shuffle(&mut orbits, &mut rng);
+    // Without a target the removal goes on until no orbit can go: a minimal puzzle.
+    let target = options.clues.unwrap_or(0);
+    let mut clues = shape.cell_count();
+    let mut checks = 0;
+    let mut undecided = 0;
+    for orbit in &orbits {
+        if clues <= target {
+            break;
+        }
+        for cell in orbit {
+            puzzle.set(*cell, 0);
+        }
+        let mut limits = Limits::solutions(2);
+        if let Some(timeout) = options.check_timeout {
+            limits = limits.with_timeout(timeout);
+        }
+        checks += 1;
+        match checker.search(&puzzle, &limits, &mut |_| {}).verdict() {
+            Verdict::Unique => clues -= orbit.len(),
+            verdict => {
+                if verdict == Verdict::Unknown {
+                    undecided += 1;
+                }
+                for cell in orbit {
+                    puzzle.set(*cell, solution.get(*cell));
+                }
+            }
+        }
+    }
+    Generated {
+        index,
+        puzzle,
+        solution,
+        clues,
+        target_met: options.clues.is_none_or(|target| clues <= target),
+        checks,
+        undecided,
+    }
+}
+
+/// How hard a puzzle is for people and for plain search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Rating {
+    /// Nodes `mrv` needs to prove the solution unique (counting to two); `None` when it did
+    /// not finish within its budget.
+    pub mrv_nodes: Option<u64>,
+    /// Whether naked and hidden singles alone solve it (`fast` makes no guess).
+    pub no_guess: bool,
+}
+
+/// Rates a puzzle with `mrv` (within `mrv_budget` nodes) and `fast`.
+pub fn rate(puzzle: &Grid, mrv_budget: u64) -> Rating {
+    let mrv = crate::strategy::find("mrv").expect("mrv is registered");
+    let fast = crate::strategy::find("fast").expect("fast is registered");
+    let outcome = mrv.count_up_to(puzzle, 2, &Limits::default().with_max_nodes(mrv_budget));
+    let mrv_nodes = outcome
+        .stopped
+        .is_none_or(|stop| stop == crate::strategy::Stop::SolutionLimit)
+        .then(|| outcome.stats.get(Counter::Nodes))
+        .flatten();
+    let fast_outcome = fast.count_up_to(puzzle, 2, &Limits::default());
+    Rating {
+        mrv_nodes,
+        no_guess: fast_outcome.stats.get(Counter::Guesses) == Some(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{find_conflict, validate};
+
+    fn options(shape: Shape) -> Options {
+        Options {
+            shape,
+            clues: None,
+            minimal: true,
+            symmetry: Symmetry::None,
+            check_timeout: None,
+        }
+    }
+
+    #[test]
+    fn full_grids_are_valid_for_every_shape() {
+        for (rows, cols) in [(1, 1), (2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4), (5, 5)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let grid = full_grid(shape, &mut stream(7, 0));
+            assert!(grid.is_complete(), "{shape}");
+            assert_eq!(find_conflict(&grid), None, "{shape}");
+            assert_eq!(validate(&Grid::empty(shape), &grid), Ok(()));
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_puzzle_and_streams_differ() {
+        let fast = crate::strategy::find("fast").unwrap();
+        let shape = Shape::new(3, 3).unwrap();
+        let a = generate(&options(shape), fast, 1, 0);
+        let b = generate(&options(shape), fast, 1, 0);
+        let c = generate(&options(shape), fast, 1, 1);
+        assert_eq!(a, b);
+        assert_ne!(a.solution, c.solution);
+    }
+
+    #[test]
+    fn orbits_cover_each_cell_once() {
+        let shape = Shape::new(3, 3).unwrap();
+        assert_eq!(Symmetry::Rot90.orbit(shape, 0), [0, 8, 80, 72]);
+        assert_eq!(Symmetry::Rot180.orbit(shape, 40), [40]);
+        assert_eq!(Symmetry::Mirror.orbit(shape, 1), [1, 7]);
+        assert_eq!(Symmetry::Diagonal.orbit(shape, 1), [1, 9]);
+    }
+
+    #[test]
+    fn impossible_targets_are_explained() {
+        let mut opts = options(Shape::new(3, 3).unwrap());
+        opts.clues = Some(5);
+        assert_eq!(
+            opts.check().unwrap_err().to_string(),
+            "--clues 5 cannot give a unique 9x9 puzzle: no 9x9 puzzle with fewer than 17 clues \
+             has a unique solution (McGuire, Tugemann and Civario, 2012); ask for at least 17"
+        );
+        opts.clues = Some(82);
+        assert_eq!(
+            opts.check().unwrap_err().to_string(),
+            "--clues 82 is more than the 81 cells of a 9x9 board"
+        );
+        opts.shape = Shape::new(2, 2).unwrap();
+        opts.clues = Some(2);
+        assert!(opts.check().unwrap_err().to_string().contains("ask for at least 3"));
+    }
+}
