@@ -449,10 +449,8 @@ fn large_bundled_puzzles_reach_their_solutions() {
 fn compare(args: &[&str]) -> sudolab::report::Report {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let report_path = std::env::temp_dir().join(format!(
-        "sudolab-public-{}-{run}.json",
-        std::process::id()
-    ));
+    let report_path =
+        std::env::temp_dir().join(format!("sudolab-public-{}-{run}.json", std::process::id()));
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_sudolab"))
         .args(["compare", "--report"])
         .arg(&report_path)

@@ -33,6 +33,8 @@ pub(crate) enum RatingFilter {
 /// Nodes `mrv` may spend on rating one puzzle.
 const MRV_RATING_BUDGET: u64 = 10_000_000;
 
+// Command-line flags are booleans by nature.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Args)]
 pub(crate) struct GenerateArgs {
     /// Board side: 4, 6, 9, 12, 16, 25, ... (boxes as square as the side allows; 6 is 2x3).
@@ -117,12 +119,14 @@ fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strateg
         .collect()
 }
 
-pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
+/// The options, checker and verifiers the arguments ask for, checked against each other.
+fn setup(
+    args: &GenerateArgs,
+) -> anyhow::Result<(Options, &'static dyn Strategy, Vec<&'static dyn Strategy>)> {
     let shape = match args.box_shape {
         Some(shape) => shape,
-        None => Shape::for_side(args.size).map_err(|err| {
-            anyhow::anyhow!("--size {}: {err}", args.size)
-        })?,
+        None => Shape::for_side(args.size)
+            .map_err(|err| anyhow::anyhow!("--size {}: {err}", args.size))?,
     };
     let options = Options {
         shape,
@@ -138,7 +142,10 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         strategy::find(&args.checker).map_err(|err| anyhow::anyhow!("{err}"))?
     };
     if let Err(reason) = checker.supports(shape) {
-        bail!("the checker {} cannot check {shape} boxes: {reason}", checker.name());
+        bail!(
+            "the checker {} cannot check {shape} boxes: {reason}",
+            checker.name()
+        );
     }
     let verifiers = strategies_named(&args.verify)?;
     for verifier in &verifiers {
@@ -146,6 +153,52 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             bail!("{} cannot verify {shape} boxes: {reason}", verifier.name());
         }
     }
+    Ok((options, checker, verifiers))
+}
+
+/// What a run produced, for the messages at its end.
+struct Reached {
+    written: u64,
+    missed: u64,
+    clue_counts: Vec<usize>,
+    seconds: f64,
+}
+
+impl Reached {
+    fn report(&self, args: &GenerateArgs, shape: Shape, checker: &dyn Strategy, jobs: usize) {
+        let Reached {
+            written,
+            missed,
+            clue_counts,
+            seconds,
+        } = self;
+        let (written, missed, seconds) = (*written, *missed, *seconds);
+        if missed > 0 {
+            eprintln!(
+                "sudolab: {missed} of {written} puzzles stopped above {} clues (no further removal \
+                 kept the solution unique; fewest reached: {})",
+                args.clues.unwrap_or(0),
+                clue_counts.iter().min().copied().unwrap_or(0)
+            );
+        }
+        if args.stats && written > 0 {
+            let side = shape.side();
+            let mean = clue_counts.iter().sum::<usize>() as f64 / clue_counts.len() as f64;
+            eprintln!(
+                "sudolab: {written} {side}x{side} puzzles in {seconds:.2} s ({:.1} per second, {jobs} \
+                 jobs, checker {}); clues min {} mean {mean:.2} max {}",
+                written as f64 / seconds,
+                checker.name(),
+                clue_counts.iter().min().copied().unwrap_or(0),
+                clue_counts.iter().max().copied().unwrap_or(0)
+            );
+        }
+    }
+}
+
+pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
+    let (options, checker, verifiers) = setup(args)?;
+    let shape = options.shape;
     if !args.json && shape.side() > 35 {
         bail!("the line form holds sides up to 35; use --json for {shape} boxes");
     }
@@ -188,7 +241,14 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             indices
                 .par_iter()
                 .map(|index| {
-                    make_candidate(&options, checker, &verifiers, args.seed, *index, need_rating)
+                    make_candidate(
+                        &options,
+                        checker,
+                        &verifiers,
+                        args.seed,
+                        *index,
+                        need_rating,
+                    )
                 })
                 .collect()
         });
@@ -230,27 +290,13 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         out.write_str("\n]}\n")?;
     }
     out.finish()?;
-    if missed > 0 {
-        eprintln!(
-            "sudolab: {missed} of {written} puzzles stopped above {} clues (no further removal \
-             kept the solution unique; fewest reached: {})",
-            args.clues.unwrap_or(0),
-            clue_counts.iter().min().copied().unwrap_or(0)
-        );
-    }
-    if args.stats && written > 0 {
-        let side = shape.side();
-        let seconds = started.elapsed().as_secs_f64();
-        let mean = clue_counts.iter().sum::<usize>() as f64 / clue_counts.len() as f64;
-        eprintln!(
-            "sudolab: {written} {side}x{side} puzzles in {seconds:.2} s ({:.1} per second, {jobs} \
-             jobs, checker {}); clues min {} mean {mean:.2} max {}",
-            written as f64 / seconds,
-            checker.name(),
-            clue_counts.iter().min().copied().unwrap_or(0),
-            clue_counts.iter().max().copied().unwrap_or(0)
-        );
-    }
+    let reached = Reached {
+        written,
+        missed,
+        clue_counts,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    reached.report(args, shape, checker, jobs);
     Ok(status)
 }
 
@@ -296,23 +342,32 @@ fn verify_unique(
         .iter()
         .map(|verifier| check::run(*verifier, puzzle, limits, 1))
         .collect();
+    // Disagreements, invalid grids and a wrong known solution, as cross_check sees them...
     let mut problems: Vec<String> = check::cross_check(
         &runs,
         Claims {
             solution,
-            count: Some(1),
+            count: None,
         },
     )
     .into_iter()
     .map(|problem| problem.detail)
     .collect();
+    // ...and each engine's own verdict, which must be "unique".
     for run in &runs {
-        if run.verdict() == Verdict::Unknown {
-            problems.push(format!(
+        match run.verdict() {
+            Verdict::Unique => {}
+            Verdict::Multiple => problems.push(format!(
+                "not unique: {} says {}",
+                run.strategy,
+                check::describe(run)
+            )),
+            Verdict::None => problems.push(format!("no solution: {} says none", run.strategy)),
+            Verdict::Unknown => problems.push(format!(
                 "{} could not decide: {}",
                 run.strategy,
                 check::describe(run)
-            ));
+            )),
         }
     }
     problems
@@ -358,8 +413,13 @@ pub(crate) struct VerifyArgs {
 
     /// The strategies that must each prove every puzzle unique; three different methods by
     /// default (propagation, exact cover, SAT).
-    #[arg(long, short = 's', value_name = "A,B,...", value_delimiter = ',',
-          default_value = "fast,dlx-knuth,sat")]
+    #[arg(
+        long,
+        short = 's',
+        value_name = "A,B,...",
+        value_delimiter = ',',
+        default_value = "fast,dlx-knuth,sat"
+    )]
     strategies: Vec<String>,
 
     /// Budget of each check (0 for none); an undecided check is a failure to verify.
@@ -400,7 +460,11 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
         let line = if problems.is_empty() {
             verified += 1;
             let by: Vec<&str> = usable.iter().map(|v| v.name()).collect();
-            format!("{}\tverified\tunique by {}\n", key(source, record), by.join(", "))
+            format!(
+                "{}\tverified\tunique by {}\n",
+                key(source, record),
+                by.join(", ")
+            )
         } else {
             failed += 1;
             format!("{}\tFAILED\t{}\n", key(source, record), problems.join("; "))
@@ -437,16 +501,21 @@ mod tests {
         let verifiers = strategies_named(&["dlx-knuth".into(), "sat".into()]).unwrap();
         let limits = || Limits::solutions(2);
         assert!(
-            verify_unique(&generated.puzzle, Some(&generated.solution), &verifiers, &limits)
-                .is_empty()
+            verify_unique(
+                &generated.puzzle,
+                Some(&generated.solution),
+                &verifiers,
+                &limits
+            )
+            .is_empty()
         );
         let empty = Grid::empty(shape);
         let problems = verify_unique(&empty, None, &verifiers, &limits);
         assert_eq!(
             problems,
             [
-                "dlx-knuth says multiple (2), but the corpus gives 1 solutions",
-                "sat says multiple (2), but the corpus gives 1 solutions"
+                "not unique: dlx-knuth says multiple (2+)",
+                "not unique: sat says multiple (2+)"
             ]
         );
     }

@@ -87,6 +87,8 @@ pub struct Options {
     pub check_timeout: Option<Duration>,
 }
 
+// serde's `serialize_with` passes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn shape_text<S: serde::Serializer>(shape: &Shape, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(shape)
 }
@@ -313,12 +315,7 @@ fn fill_step(
 
 /// Generates puzzle `index` of `seed`: a full grid, then orbits of clues removed in random
 /// order, each removal kept only while `checker` proves the solution unique.
-pub fn generate(
-    options: &Options,
-    checker: &dyn Strategy,
-    seed: u64,
-    index: u64,
-) -> Generated {
+pub fn generate(options: &Options, checker: &dyn Strategy, seed: u64, index: u64) -> Generated {
     let shape = options.shape;
     let mut rng = stream(seed, index);
     let solution = full_grid(shape, &mut rng);
@@ -419,7 +416,16 @@ mod tests {
 
     #[test]
     fn full_grids_are_valid_for_every_shape() {
-        for (rows, cols) in [(1, 1), (2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4), (5, 5)] {
+        for (rows, cols) in [
+            (1, 1),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (3, 3),
+            (3, 4),
+            (4, 4),
+            (5, 5),
+        ] {
             let shape = Shape::new(rows, cols).unwrap();
             let grid = full_grid(shape, &mut stream(7, 0));
             assert!(grid.is_complete(), "{shape}");
@@ -464,6 +470,11 @@ mod tests {
         );
         opts.shape = Shape::new(2, 2).unwrap();
         opts.clues = Some(2);
-        assert!(opts.check().unwrap_err().to_string().contains("ask for at least 3"));
+        assert!(
+            opts.check()
+                .unwrap_err()
+                .to_string()
+                .contains("ask for at least 3")
+        );
     }
 }

@@ -314,6 +314,9 @@ fn nodes_chart(summary: &[Summary]) -> String {
     })
 }
 
+/// One strategy's line: its colour index, name and points.
+type Series<'a> = (usize, &'a str, Vec<(f64, f64)>);
+
 fn clues_chart(summary: &[Summary]) -> String {
     // Clue counts only compare within one board size: chart the size with the most puzzles.
     let mut per_side: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
@@ -327,7 +330,7 @@ fn clues_chart(summary: &[Summary]) -> String {
     else {
         return "<p>No strategy here counts search nodes.</p>".to_string();
     };
-    let series: Vec<(usize, &str, Vec<(f64, f64)>)> = summary
+    let series: Vec<Series<'_>> = summary
         .iter()
         .enumerate()
         .map(|(index, s)| {

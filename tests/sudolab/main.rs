@@ -4,4 +4,5 @@
 mod cases;
 mod cli;
 mod compare;
+mod generate;
 mod properties;
