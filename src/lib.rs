@@ -60,3 +60,4 @@ pub mod generate;
 pub mod model;
 pub mod report;
 pub mod strategy;
+pub mod trace;

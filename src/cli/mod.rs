@@ -9,6 +9,7 @@ mod output;
 mod report;
 mod solve;
 mod strategies;
+mod trace;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,6 +100,22 @@ enum Command {
     ///
     /// Example: sudolab verify someone-elses-puzzles.txt
     Verify(generate::VerifyArgs),
+    /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes.
+    ///
+    /// Text indents by depth and names cells r3c7; jsonl writes one event per line
+    /// ({"depth","nodes","event",...}, then a "summary" object); html writes one page that
+    /// steps through the search on a drawn board (two or more strategies side by side, with
+    /// nodes per depth charted underneath). Every trace ends with a summary: verdict, nodes,
+    /// placements, backtracks and nodes per depth.
+    ///
+    /// Examples:
+    ///   sudolab trace 4..3.....1....2. --strategy mrv
+    ///   sudolab trace corpora/reference.txt -p 2 -s toggle,dlx-knuth -f html -o b.html
+    #[command(verbatim_doc_comment)]
+    Trace(trace::TraceArgs),
+    /// Explain an encoding: 'explain cover' prints the exact-cover matrix of a small puzzle.
+    #[command(subcommand)]
+    Explain(trace::ExplainCommand),
     /// List the registered strategies, one per line.
     Strategies,
     /// Write a puzzle for an outside solver: DIMACS CNF or an exact-cover matrix.
@@ -220,6 +237,8 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Trace(args) => trace::run(&args),
+        Command::Explain(command) => trace::run_explain(&command),
         Command::Verify(args) => generate::run_verify(&args),
         Command::Strategies => strategies::run(),
         Command::Export(command) => export::run(&command),

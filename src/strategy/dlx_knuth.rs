@@ -202,6 +202,12 @@ fn search_level<O: Observer>(
         return true;
     }
     links.cover(item);
+    if search.observer.is_active() {
+        let event = Event::Cover {
+            item: matrix.items[item - 1].to_string(),
+        };
+        search.observer.event(depth, search.nodes, event);
+    }
     let mut row = links.dlink[item] as usize;
     while row != item {
         let option = matrix.options[links.option_of(row)];
@@ -219,5 +225,11 @@ fn search_level<O: Observer>(
         row = links.dlink[row] as usize;
     }
     links.uncover(item);
+    if search.observer.is_active() {
+        let event = Event::Uncover {
+            item: matrix.items[item - 1].to_string(),
+        };
+        search.observer.event(depth, search.nodes, event);
+    }
     true
 }

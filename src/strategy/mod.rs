@@ -210,6 +210,12 @@ pub trait Strategy: Send + Sync {
     fn search(&self, puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid))
     -> Outcome;
 
+    /// Whether [`Strategy::search_observed`] reports events (the engines the `trace` command
+    /// takes).
+    fn traceable(&self) -> bool {
+        false
+    }
+
     /// The same search, reporting every event to `observer`; `None` when this engine cannot be
     /// traced.
     fn search_observed(
@@ -253,6 +259,10 @@ macro_rules! traced_engine {
     ($run:path, $counters:expr) => {
         fn counters(&self) -> &'static [$crate::strategy::Counter] {
             &$counters
+        }
+
+        fn traceable(&self) -> bool {
+            true
         }
 
         fn search(

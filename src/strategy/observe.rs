@@ -23,7 +23,18 @@ pub enum Event {
         /// Options still covering it.
         options: usize,
     },
-    /// A value was written into a cell.
+    /// An exact-cover search covered the item it chose (removed it and every option that
+    /// covers it from the matrix) before trying those options one by one.
+    Cover {
+        /// The item's name, as in `ChooseItem`.
+        item: String,
+    },
+    /// An exact-cover search put back the item it had covered: all its options were tried.
+    Uncover {
+        /// The item's name.
+        item: String,
+    },
+    /// A value was written into a cell (for exact cover: the option "cell holds value" chosen).
     Try {
         /// Row-major cell index.
         cell: usize,

@@ -6,3 +6,4 @@ mod cli;
 mod compare;
 mod generate;
 mod properties;
+mod trace;

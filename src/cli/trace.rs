@@ -1,0 +1,278 @@
+//! `sudolab trace` (search events as text, JSON lines or a step-through page) and
+//! `sudolab explain cover` (the exact-cover matrix of a small puzzle, as a table).
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use clap::{Args, Subcommand, ValueEnum};
+
+use sudolab::corpus::{Format, Reader};
+use sudolab::model::{Grid, Shape, parse_line_record};
+use sudolab::strategy::{self, Limits};
+use sudolab::trace::{self, NotTraceable};
+
+use super::Status;
+use super::output::Out;
+
+/// Trace forms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TraceFormat {
+    /// One event per line, indented by depth, cells named r3c7; then a summary.
+    #[default]
+    Text,
+    /// One JSON object per event: {"depth","nodes","event",...}; a last "summary" object.
+    Jsonl,
+    /// One self-contained page that steps through the search on a drawn board.
+    Html,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TraceArgs {
+    /// A puzzle in line form (`4..3.....1....2.`), or a file of puzzles (see --puzzle).
+    #[arg(value_name = "PUZZLE|FILE")]
+    puzzle: String,
+
+    /// Which puzzle of the file (1 = the first).
+    #[arg(long, short = 'p', default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    puzzle_number: u64,
+
+    /// Strategies to trace, comma-separated; two or more go side by side on the page. Only
+    /// engines that report events can be traced: scan, toggle, mrv, dlx-knuth.
+    #[arg(long, short = 's', value_delimiter = ',', default_value = "toggle")]
+    strategy: Vec<String>,
+
+    /// Output form.
+    #[arg(long, short = 'f', value_enum, default_value_t = TraceFormat::Text)]
+    format: TraceFormat,
+
+    /// Stop the search after this many events; the summary says the trace was cut.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_events: usize,
+
+    /// Stop at this many solutions: 2 (the default) traces the uniqueness check that
+    /// 'sudolab compare' times, 1 only the way to the first solution, 0 every solution.
+    #[arg(long, short = 'l', default_value_t = 2)]
+    limit: u64,
+
+    /// Box shape, rows x columns, for sides with several (6x6 defaults to 2x3).
+    #[arg(long = "box", value_name = "RxC")]
+    box_shape: Option<Shape>,
+
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Reads the puzzle argument: a file when one exists at that path, a line-form puzzle
+/// otherwise.
+fn load_puzzle(text: &str, number: u64, box_shape: Option<Shape>) -> anyhow::Result<Grid> {
+    let path = Path::new(text);
+    if path.is_file() {
+        let file = File::open(path).with_context(|| format!("{text}: cannot open"))?;
+        let mut seen = 0;
+        for record in Reader::new(BufReader::new(file), Format::Auto, box_shape) {
+            let record = record.map_err(|err| anyhow::anyhow!("{text}: {err}"))?;
+            seen += 1;
+            if seen == number {
+                return Ok(record.puzzle);
+            }
+        }
+        bail!("{text}: has {seen} puzzles, so there is no puzzle {number}");
+    }
+    parse_line_record(text.trim().as_bytes(), box_shape, 1)
+        .map(|record| record.puzzle)
+        .map_err(|err| {
+            anyhow::anyhow!("'{text}' is neither a file nor a puzzle in line form: {err}")
+        })
+}
+
+pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
+    let puzzle = load_puzzle(&args.puzzle, args.puzzle_number, args.box_shape)?;
+    let mut traces = Vec::new();
+    for name in &args.strategy {
+        let engine = strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}"))?;
+        let traced = trace::record(
+            engine,
+            &puzzle,
+            args.limit,
+            &Limits::default(),
+            args.max_events,
+        )
+        .map_err(|err: NotTraceable| anyhow::anyhow!("{err}"))?;
+        traces.push(traced);
+    }
+    let text = match args.format {
+        TraceFormat::Text => traces
+            .iter()
+            .map(trace::to_text)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TraceFormat::Jsonl => traces.iter().map(trace::to_json_lines).collect(),
+        TraceFormat::Html => trace::html::render(&traces),
+    };
+    if let Some(path) = &args.output {
+        std::fs::write(path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+    } else {
+        let mut out = Out::new();
+        out.write_str(&text)?;
+        out.finish()?;
+    }
+    // The summary goes to standard error too when the events go to a file or a page.
+    if args.output.is_some() || args.format != TraceFormat::Text {
+        for traced in &traces {
+            eprint!("{}", trace::summary(traced));
+        }
+    }
+    Ok(Status::Success)
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ExplainCommand {
+    /// Print the exact-cover matrix of a small puzzle: items as columns, options as rows.
+    ///
+    /// Every option "cell holds digit" covers four items: its cell (p), its row and digit (r),
+    /// its column and digit (c), its box and digit (b). Rows marked G are the givens; rows
+    /// marked x clash with a given and leave the matrix when the givens are chosen; the last
+    /// line marks the items the givens cover. Sides up to 6.
+    ///
+    /// Example: sudolab explain cover 4..3.....1....2.
+    Cover {
+        /// A puzzle in line form, or a file (its first puzzle).
+        #[arg(value_name = "PUZZLE|FILE")]
+        puzzle: String,
+        /// Box shape, rows x columns.
+        #[arg(long = "box", value_name = "RxC")]
+        box_shape: Option<Shape>,
+    },
+}
+
+pub(crate) fn run_explain(command: &ExplainCommand) -> anyhow::Result<Status> {
+    let ExplainCommand::Cover { puzzle, box_shape } = command;
+    let puzzle = load_puzzle(puzzle, 1, *box_shape)?;
+    let mut out = Out::new();
+    out.write_str(&cover_table(&puzzle)?)?;
+    out.finish()?;
+    Ok(Status::Success)
+}
+
+/// The exact-cover matrix of `puzzle` as a text table.
+fn cover_table(puzzle: &Grid) -> anyhow::Result<String> {
+    let shape = puzzle.shape();
+    let n = shape.side();
+    if n > 6 {
+        bail!(
+            "explain cover prints the whole matrix, so sides up to 6 ({n}x{n} has {} options and \
+             {} items); 'sudolab export cover' writes any size for an outside solver",
+            n * n * n,
+            4 * n * n
+        );
+    }
+    // Items in Knuth's order: cells, then row-digit, column-digit, box-digit.
+    let mut items: Vec<String> = Vec::new();
+    for kind in ['p', 'r', 'c', 'b'] {
+        for a in 1..=n {
+            for b in 1..=n {
+                items.push(format!("{kind}{a}{b}"));
+            }
+        }
+    }
+    let covers = |cell: usize, digit: usize| -> [usize; 4] {
+        let (row, col, bx) = (shape.row_of(cell), shape.col_of(cell), shape.box_of(cell));
+        let nn = n * n;
+        [
+            row * n + col,
+            nn + row * n + digit - 1,
+            2 * nn + col * n + digit - 1,
+            3 * nn + bx * n + digit - 1,
+        ]
+    };
+    let mut given_items = vec![false; items.len()];
+    for cell in 0..n * n {
+        let value = puzzle.get(cell) as usize;
+        if value != 0 {
+            for item in covers(cell, value) {
+                given_items[item] = true;
+            }
+        }
+    }
+    let mut out = String::new();
+    let label_width = 9;
+    writeln!(
+        out,
+        "exact cover of {}: {} options (rows) x {} items (columns); p = cell, r = row+digit, \
+         c = column+digit, b = box+digit",
+        sudolab::model::to_line(puzzle).unwrap_or_default(),
+        n * n * n,
+        items.len()
+    )
+    .expect("String write");
+    for line in 0..3 {
+        let mut header = " ".repeat(label_width);
+        for (index, item) in items.iter().enumerate() {
+            if index % (n * n) == 0 {
+                header.push(' ');
+            }
+            header.push(item.chars().nth(line).unwrap_or(' '));
+        }
+        writeln!(out, "{}", header.trim_end()).expect("String write");
+    }
+    for cell in 0..n * n {
+        for digit in 1..=n {
+            let covered = covers(cell, digit);
+            let value = puzzle.get(cell) as usize;
+            let mark = if value == digit {
+                'G'
+            } else if value != 0 || covered.iter().any(|item| given_items[*item]) {
+                'x'
+            } else {
+                ' '
+            };
+            let mut row = format!(
+                "{mark} r{}c{}={digit}",
+                shape.row_of(cell) + 1,
+                shape.col_of(cell) + 1
+            );
+            while row.len() < label_width {
+                row.push(' ');
+            }
+            for index in 0..items.len() {
+                if index % (n * n) == 0 {
+                    row.push(' ');
+                }
+                row.push(if covered.contains(&index) { '1' } else { '.' });
+            }
+            writeln!(out, "{row}").expect("String write");
+        }
+    }
+    let live = (0..n * n)
+        .flat_map(|cell| (1..=n).map(move |digit| (cell, digit)))
+        .filter(|(cell, digit)| {
+            puzzle.get(*cell) == 0 && covers(*cell, *digit).iter().all(|item| !given_items[*item])
+        })
+        .count();
+    out.push_str(&givens_footer(n, label_width, &given_items, live));
+    Ok(out)
+}
+
+/// The last lines of the table: the items the givens cover, and what is left to search.
+fn givens_footer(n: usize, label_width: usize, given_items: &[bool], live: usize) -> String {
+    let mut out = format!("{:<label_width$}", "givens");
+    for (index, covered) in given_items.iter().enumerate() {
+        if index % (n * n) == 0 {
+            out.push(' ');
+        }
+        out.push(if *covered { '^' } else { ' ' });
+    }
+    let mut out = out.trim_end().to_string();
+    let free = given_items.iter().filter(|c| !**c).count();
+    writeln!(
+        out,
+        "\nafter choosing the givens: {free} items to cover, {live} options left (what \
+         dlx-knuth searches)"
+    )
+    .expect("String write");
+    out
+}

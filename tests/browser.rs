@@ -1,0 +1,191 @@
+//! The step-through page in a real headless browser (Debian's `chromium`, or
+//! `$SUDOLAB_CHROMIUM`), behind the `browser` feature: `.ci/run` installs chromium and runs it;
+//! without a browser this fails, never skips.
+//!
+//! The page is loaded from a file URL with `#step=N` (the page steps N times on load, through
+//! the same function as its "forward" button); the DOM the browser ends with is compared with
+//! what the library's trace says the board and counters must be after N events.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sudolab::model::{Grid, parse_line_record};
+use sudolab::strategy::{self, Event, Limits};
+use sudolab::trace::{self, Trace};
+
+const BOARD_B: &str =
+    "040060020000080000960040087390807041000090000800306002700000009005000300600105004";
+
+fn chromium() -> String {
+    let browser = std::env::var("SUDOLAB_CHROMIUM").unwrap_or_else(|_| "chromium".to_string());
+    let found = Command::new(&browser).arg("--version").output();
+    assert!(
+        found.as_ref().is_ok_and(|out| out.status.success()),
+        "no browser: '{browser} --version' failed ({found:?}); install Debian's chromium or set \
+         SUDOLAB_CHROMIUM"
+    );
+    browser
+}
+
+fn page() -> (PathBuf, Vec<Trace>) {
+    let dir = std::env::temp_dir().join(format!("sudolab-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("trace.html");
+    let status = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args([
+            "trace",
+            BOARD_B,
+            "-s",
+            "toggle,dlx-knuth",
+            "-f",
+            "html",
+            "-o",
+        ])
+        .arg(&file)
+        .output()
+        .expect("sudolab runs");
+    assert!(status.status.success(), "{status:?}");
+    let puzzle = parse_line_record(BOARD_B.as_bytes(), None, 1)
+        .unwrap()
+        .puzzle;
+    let traces = ["toggle", "dlx-knuth"]
+        .iter()
+        .map(|name| {
+            let engine = strategy::find(name).unwrap();
+            trace::record(engine, &puzzle, 2, &Limits::default(), 100_000).unwrap()
+        })
+        .collect();
+    (file, traces)
+}
+
+/// The DOM after loading `file#step=...`.
+fn dom(file: &Path, step: &str) -> String {
+    let url = format!("file://{}#step={step}", file.display());
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--dump-dom",
+            &url,
+        ])
+        .output()
+        .expect("chromium runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The inner HTML of the element with this id.
+fn element<'a>(dom: &'a str, id: &str) -> &'a str {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let open = start + dom[start..].find('>').unwrap() + 1;
+    let close = open
+        + dom[open..]
+            .find("</td>")
+            .or_else(|| dom[open..].find("</div>"))
+            .unwrap();
+    &dom[open..close]
+}
+
+/// The board and counters after `steps` events, replayed from the library's trace.
+fn expected(trace: &Trace, puzzle: &Grid, steps: usize) -> (Vec<u8>, String) {
+    let mut board = puzzle.cells().to_vec();
+    let (mut placements, mut backtracks) = (0, 0);
+    for step in &trace.events[..steps] {
+        match step.event {
+            Event::Try { cell, value } => {
+                board[cell] = value;
+                placements += 1;
+            }
+            Event::Undo { cell, .. } => {
+                board[cell] = 0;
+                backtracks += 1;
+            }
+            _ => {}
+        }
+    }
+    let last = &trace.events[steps - 1];
+    let shape = puzzle.shape();
+    let text = format!(
+        "event {steps} of {}: {}\ndepth {}  nodes {}  placements {placements}  backtracks {backtracks}",
+        trace.events.len(),
+        trace::describe(shape, &last.event),
+        last.depth,
+        last.nodes
+    );
+    (board, text)
+}
+
+#[test]
+fn the_page_steps_through_both_searches_as_the_engines_did() {
+    let (file, traces) = page();
+    let puzzle = parse_line_record(BOARD_B.as_bytes(), None, 1)
+        .unwrap()
+        .puzzle;
+    for steps in [1usize, 40, 400] {
+        let dom = dom(&file, &steps.to_string());
+        assert!(dom.contains(&format!("step {steps} of {}", traces[0].events.len())));
+        for (k, trace) in traces.iter().enumerate() {
+            let shown = steps.min(trace.events.len());
+            let (board, counters) = expected(trace, &puzzle, shown);
+            let info = element(&dom, &format!("counters-{k}"));
+            assert!(
+                info.starts_with(&counters),
+                "panel {k} at {steps}:\n{info}\n{counters}"
+            );
+            for (cell, value) in board.iter().enumerate() {
+                let td = element(&dom, &format!("cell-{k}-{cell}"));
+                if *value == 0 {
+                    assert!(td.starts_with("<span class=\"cand\">"), "cell {cell}: {td}");
+                } else {
+                    assert_eq!(td, value.to_string(), "panel {k} cell {cell} at {steps}");
+                }
+            }
+        }
+    }
+    // The known start of board B: toggle's 40th event is the dead end at r1c7 after 13
+    // placements; dlx-knuth has placed 13 options without a single backtrack.
+    let dom = dom(&file, "40");
+    assert!(element(&dom, "counters-0").starts_with(
+        "event 40 of 7181: choose r1c7 (0 candidates)\ndepth 4  nodes 14  placements 13  backtracks 9"
+    ));
+    assert!(element(&dom, "counters-1").starts_with(
+        "event 40 of 553: choose item c1.2 (1 option)\ndepth 13  nodes 14  placements 13  backtracks 0"
+    ));
+}
+
+#[test]
+fn the_end_of_the_page_shows_the_counts_compare_reports() {
+    let (file, traces) = page();
+    let dom = dom(&file, "end");
+    for (k, trace) in traces.iter().enumerate() {
+        let info = element(&dom, &format!("counters-{k}"));
+        let nodes = trace.counter(strategy::Counter::Nodes);
+        assert!(
+            info.contains(&format!("finished: unique, 1 solution(s), {nodes} nodes")),
+            "{info}"
+        );
+    }
+    assert!(dom.contains("id=\"depth-chart\""));
+    // A screenshot to look at: target/browser-trace.png.
+    let png = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-trace.png");
+    let url = format!("file://{}#step=600", file.display());
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1300,1000",
+        ])
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(out.status.success() && png.is_file());
+}

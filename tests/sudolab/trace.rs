@@ -1,0 +1,150 @@
+//! `sudolab trace` and `sudolab explain cover`: events, summaries, refusals, cuts.
+
+use serde_json::Value;
+
+use crate::cli::sudolab;
+
+#[test]
+fn text_traces_name_cells_indent_by_depth_and_end_with_the_tree_shape() {
+    let run = sudolab(
+        &["trace", "corpora/reference.txt", "-p", "2", "-s", "mrv"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    // The first events of board B for mrv: the first cell (row-major) with the fewest
+    // candidates, values ascending.
+    assert_eq!(
+        &lines[..5],
+        [
+            "# trace of mrv on .4..6..2.....8....96..4..8739.8.7.41....9....8..3.6..27.......9..5...3..6..1.5..4",
+            "choose r9c8 (1 candidate)  [depth 0, nodes 1]",
+            "try r9c8 = 7  [depth 0, nodes 1]",
+            "  choose r1c1 (2 candidates)  [depth 1, nodes 2]",
+            "  try r1c1 = 1  [depth 1, nodes 2]",
+        ]
+    );
+    let summary = run.stdout.split("# summary: ").nth(1).expect("a summary");
+    assert!(summary.contains("verdict unique (1 solution found)\nnodes 219  placements 218  backtracks 218\nnodes per depth:\n    0         1 #"), "{summary}");
+}
+
+#[test]
+fn jsonl_traces_follow_the_documented_schema() {
+    let run = sudolab(
+        &[
+            "trace",
+            "4..3.....1....2.",
+            "-s",
+            "dlx-knuth",
+            "-f",
+            "jsonl",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let events: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(
+        events[0],
+        serde_json::json!({"depth": 0, "nodes": 1, "event": "choose_item", "item": "p1.2", "options": 1})
+    );
+    assert_eq!(
+        events[1],
+        serde_json::json!({"depth": 0, "nodes": 1, "event": "cover", "item": "p1.2"})
+    );
+    assert_eq!(
+        events[2],
+        serde_json::json!({"depth": 0, "nodes": 1, "event": "try", "cell": 1, "value": 2})
+    );
+    let summary = events.last().unwrap();
+    assert_eq!(summary["event"], "summary");
+    assert_eq!(summary["verdict"], "unique");
+    assert_eq!(summary["cut"], false);
+    let tries = events.iter().filter(|e| e["event"] == "try").count() as u64;
+    assert_eq!(summary["counters"]["placements"].as_u64(), Some(tries));
+}
+
+#[test]
+fn untraceable_engines_cut_traces_and_dead_puzzles_are_explained() {
+    let run = sudolab(&["trace", "4..3.....1....2.", "-s", "sat"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: sat cannot be traced (its search is inside a crate that reports no events); \
+         the strategies that can: scan, toggle, mrv, dlx-knuth\n"
+    );
+    let run = sudolab(
+        &[
+            "trace",
+            "corpora/reference.txt",
+            "-p",
+            "2",
+            "-s",
+            "scan",
+            "--max-events",
+            "50",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout.lines().filter(|l| l.contains("[depth")).count(),
+        50
+    );
+    assert!(
+        run.stdout
+            .contains("verdict unknown (0 solutions found); CUT after 50 events")
+    );
+    // A puzzle without a solution (r1c3 has no candidate) still traces and says so.
+    let run = sudolab(
+        &[
+            "trace",
+            "12......3...4...",
+            "-s",
+            "toggle",
+            "-f",
+            "html",
+            "-o",
+            "/dev/null",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("verdict none (0 solutions found)"),
+        "{}",
+        run.stderr
+    );
+    let run = sudolab(&["trace", "4..3.x...1....2."], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.starts_with("sudolab: '4..3.x...1....2.' is neither a file nor a puzzle in line form: line 1, column 6"), "{}", run.stderr);
+}
+
+#[test]
+fn explain_cover_prints_the_matrix_with_givens() {
+    let run = sudolab(&["explain", "cover", "4..3.....1....2."], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1 + 3 + 64 + 2);
+    assert_eq!(
+        lines[7],
+        "G r1c1=4  1............... ...1............ ...1............ ...1............"
+    );
+    assert_eq!(
+        lines[9],
+        "  r1c2=2  .1.............. .1.............. .....1.......... .1.............."
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        &"after choosing the givens: 48 items to cover, 22 options left (what dlx-knuth searches)"
+    );
+    let run = sudolab(&["explain", "cover", "corpora/reference.txt"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("sides up to 6 (9x9 has 729 options and 324 items)")
+    );
+}
