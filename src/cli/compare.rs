@@ -17,12 +17,13 @@ use rayon::prelude::*;
 
 use sudolab::check::{self, Claims};
 use sudolab::corpus::{Format, Record};
-use sudolab::model::{Grid, Shape, parse_line_record, to_grid_text, to_line};
+use sudolab::model::{Grid, Shape, parse_line_record};
 use sudolab::report::{self, Aggregator, Context, PuzzleProblem, Report, Row};
 use sudolab::strategy::{self, Counter, Limits, Stop, Strategy};
 
 use super::input::{for_each_item, key};
-use super::{InputArgs, Status, parse_duration};
+use super::output::{colour_on_stdout, puzzle_text};
+use super::{InputArgs, Status, parse_duration, strategies_named, worker_pool};
 
 #[derive(Debug, Args)]
 pub(crate) struct CompareArgs {
@@ -438,10 +439,7 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
     let strategies: Vec<&'static dyn Strategy> = if args.strategies.is_empty() {
         strategy::registry().to_vec()
     } else {
-        args.strategies
-            .iter()
-            .map(|name| strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}")))
-            .collect::<anyhow::Result<_>>()?
+        strategies_named(&args.strategies)?
     };
     let names: Vec<String> = strategies.iter().map(|s| s.name().to_string()).collect();
     if let Some(baseline) = &args.baseline
@@ -468,7 +466,7 @@ fn finish(
     for sink in sinks {
         sink.finish(report)?;
     }
-    let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let colour = colour_on_stdout();
     let mut stdout = io::stdout().lock();
     stdout.write_all(report::text::render(report, colour).as_bytes())?;
     stdout.flush()?;
@@ -497,14 +495,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     } else {
         args.files.clone()
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
+    let (pool, jobs) = worker_pool(args.jobs)?;
     let known = Known {
         counts: args.expect_counts.as_deref().map(side_lines).transpose()?,
         solutions: args
@@ -699,7 +690,7 @@ fn compare_one(
             .or(job.record.solution.as_ref()),
         count: job.expected_count.or(job.record.count),
     };
-    let grid = to_line(puzzle).unwrap_or_else(|| to_grid_text(puzzle).replace('\n', " / "));
+    let grid = puzzle_text(puzzle);
     let problems = check::cross_check(&runs, claims)
         .into_iter()
         .map(|problem| PuzzleProblem {

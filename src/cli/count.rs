@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use anyhow::bail;
 use clap::Args;
 use serde_json::json;
 
@@ -45,10 +44,7 @@ pub(crate) struct CountArgs {
 }
 
 pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
-    let strategy = match strategy_named(&args.strategy) {
-        Ok(strategy) => strategy,
-        Err(message) => bail!(message),
-    };
+    let strategy = strategy_named(&args.strategy)?;
     let limit = if args.all { 0 } else { args.limit };
     let mut out = Out::new();
     let status = for_each_record(&args.input, |source, record| {

@@ -4,19 +4,20 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde_json::json;
 
 use sudolab::check::{self, Claims};
 use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
-use sudolab::model::{Grid, Shape, to_grid_text, to_line};
+use sudolab::model::{Grid, Shape, to_line};
 use sudolab::strategy::{self, Limits, Strategy, Verdict};
 
 use super::input::{for_each_record, key};
 use super::output::Out;
-use super::{InputArgs, Status, parse_duration};
+use super::output::puzzle_text;
+use super::{InputArgs, Status, parse_duration, strategies_named, strategy_named, worker_pool};
 
 /// Which puzzles --rating keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -112,13 +113,6 @@ struct Candidate {
     problems: Vec<String>,
 }
 
-fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
-    names
-        .iter()
-        .map(|name| strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}")))
-        .collect()
-}
-
 /// The options, checker and verifiers the arguments ask for, checked against each other.
 fn setup(
     args: &GenerateArgs,
@@ -139,7 +133,7 @@ fn setup(
     let checker = if args.checker == "auto" {
         auto_checker(shape)
     } else {
-        strategy::find(&args.checker).map_err(|err| anyhow::anyhow!("{err}"))?
+        strategy_named(&args.checker)?
     };
     if let Err(reason) = checker.supports(shape) {
         bail!(
@@ -202,14 +196,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     if !args.json && shape.side() > 35 {
         bail!("the line form holds sides up to 35; use --json for {shape} boxes");
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
+    let (pool, jobs) = worker_pool(args.jobs)?;
     let need_rating = args.json || args.rating != RatingFilter::Any;
 
     let mut out = Out::new();
@@ -271,7 +258,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
                         "sudolab: puzzle {} of seed {}: {problem}\n  puzzle: {}",
                         generated.index,
                         args.seed,
-                        grid_text(&generated.puzzle)
+                        puzzle_text(&generated.puzzle)
                     );
                 }
                 status = Status::Negative;
@@ -371,10 +358,6 @@ fn verify_unique(
         }
     }
     problems
-}
-
-fn grid_text(grid: &Grid) -> String {
-    to_line(grid).unwrap_or_else(|| to_grid_text(grid).replace('\n', " / "))
 }
 
 fn write_puzzle(

@@ -195,8 +195,25 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 /// Resolves a strategy name, with the list of valid names in the error.
-fn strategy_named(name: &str) -> Result<&'static dyn Strategy, String> {
-    strategy::find(name).map_err(|err| err.to_string())
+fn strategy_named(name: &str) -> anyhow::Result<&'static dyn Strategy> {
+    strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}"))
+}
+
+/// Resolves several strategy names (as given to `--strategies a,b`).
+fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
+    names.iter().map(|name| strategy_named(name)).collect()
+}
+
+/// A pool of `jobs` worker threads (default: one per core), and its size.
+fn worker_pool(jobs: Option<usize>) -> anyhow::Result<(rayon::ThreadPool, usize)> {
+    let jobs = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|err| anyhow::anyhow!("cannot start {jobs} worker threads: {err}"))?;
+    Ok((pool, jobs))
 }
 
 /// How a run ended, from best to worst; the worst over all puzzles is the exit code.

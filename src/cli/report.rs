@@ -1,6 +1,6 @@
 //! `sudolab report`: re-render saved JSON reports, merging shards.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
@@ -10,6 +10,7 @@ use sudolab::report::{self, Report};
 
 use super::Status;
 use super::compare::{ReportForm, render};
+use super::output::colour_on_stdout;
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
@@ -50,7 +51,7 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
         std::fs::write(path, render(form, &report))
             .with_context(|| format!("{}: cannot write the report", path.display()))?;
     }
-    let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let colour = colour_on_stdout();
     let mut stdout = io::stdout().lock();
     stdout.write_all(report::text::render(&report, colour).as_bytes())?;
     stdout.flush()?;

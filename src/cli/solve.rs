@@ -2,7 +2,6 @@
 
 use std::time::Instant;
 
-use anyhow::bail;
 use clap::Args;
 use serde_json::json;
 
@@ -36,10 +35,7 @@ pub(crate) struct SolveArgs {
 }
 
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
-    let strategy = match strategy_named(&args.strategy) {
-        Ok(strategy) => strategy,
-        Err(message) => bail!(message),
-    };
+    let strategy = strategy_named(&args.strategy)?;
     let mut out = Out::new();
     let mut writer = GridWriter::new(args.output);
     let status = for_each_record(&args.input, |source, record| {

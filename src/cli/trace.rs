@@ -11,11 +11,11 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use sudolab::corpus::{Format, Reader};
 use sudolab::model::{Grid, Shape, parse_line_record};
-use sudolab::strategy::{self, Limits};
+use sudolab::strategy::Limits;
 use sudolab::trace::{self, NotTraceable};
 
-use super::Status;
 use super::output::Out;
+use super::{Status, strategies_named};
 
 /// Trace forms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -92,8 +92,7 @@ fn load_puzzle(text: &str, number: u64, box_shape: Option<Shape>) -> anyhow::Res
 pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let puzzle = load_puzzle(&args.puzzle, args.puzzle_number, args.box_shape)?;
     let mut traces = Vec::new();
-    for name in &args.strategy {
-        let engine = strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}"))?;
+    for engine in strategies_named(&args.strategy)? {
         let traced = trace::record(
             engine,
             &puzzle,
