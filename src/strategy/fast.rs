@@ -100,12 +100,12 @@ impl Layout {
     /// per cell (a quarter of `fast`'s time on a 16x16 puzzle when it was rebuilt per search);
     /// there are at most 64 shapes, so the cache is small and never evicts.
     fn of(shape: Shape) -> &'static Layout {
+        static CLASSIC: OnceLock<Layout> = OnceLock::new();
+        static LAYOUTS: OnceLock<Mutex<HashMap<Shape, &'static Layout>>> = OnceLock::new();
         if shape == Shape::CLASSIC {
             // The common case, without the lock.
-            static CLASSIC: OnceLock<Layout> = OnceLock::new();
             return CLASSIC.get_or_init(|| Layout::new(Shape::CLASSIC));
         }
-        static LAYOUTS: OnceLock<Mutex<HashMap<Shape, &'static Layout>>> = OnceLock::new();
         let mut layouts = LAYOUTS
             .get_or_init(Mutex::default)
             .lock()
