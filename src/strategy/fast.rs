@@ -87,8 +87,6 @@ impl Strategy for Fast {
 /// Peers and houses of a shape, flattened for speed.
 struct Layout {
     side: usize,
-    box_rows: usize,
-    box_cols: usize,
     cells: usize,
     peer_count: usize,
     /// `peers[cell * peer_count..][..peer_count]`.
@@ -123,8 +121,6 @@ impl Layout {
         let peer_lists: Vec<Vec<usize>> = (0..cells).map(|cell| shape.peers(cell)).collect();
         Layout {
             side,
-            box_rows: shape.box_rows(),
-            box_cols: shape.box_cols(),
             cells,
             peer_count: peer_lists.first().map_or(0, Vec::len),
             peers: peer_lists
@@ -240,108 +236,9 @@ impl Solver<'_> {
                 }
             }
             if !changed {
-                match self.lock_candidates(board) {
-                    None => return false,
-                    Some(false) => return true,
-                    Some(true) => {}
-                }
+                return true;
             }
         }
-    }
-
-    /// Locked candidates, on every intersection of a box with a row or a column (a segment):
-    /// a digit that a line allows only inside one segment leaves the rest of that box
-    /// (claiming), and a digit that a box allows only inside one segment leaves the rest of
-    /// that line (pointing). `None` on a contradiction, else whether anything changed.
-    fn lock_candidates(&mut self, board: &mut [u64]) -> Option<bool> {
-        let layout = self.layout;
-        let (n, br, bc) = (layout.side, layout.box_rows, layout.box_cols);
-        let mut changed = false;
-        // Rows cut into n / bc segments of bc cells; columns into n / br segments of br cells.
-        for (along, seg_len, across) in [(true, bc, br), (false, br, bc)] {
-            let segments = n / seg_len;
-            for line in 0..n {
-                let first_in_box = line - line % across;
-                let cell = |l: usize, seg: usize, k: usize| {
-                    if along {
-                        l * n + seg * seg_len + k
-                    } else {
-                        (seg * seg_len + k) * n + l
-                    }
-                };
-                let mut masks = [0u64; 64];
-                for (seg, mask) in masks.iter_mut().enumerate().take(segments) {
-                    *mask = (0..seg_len).fold(0, |m, k| m | board[cell(line, seg, k)]);
-                }
-                for seg in 0..segments {
-                    let rest_of_line = (0..segments)
-                        .filter(|&other| other != seg)
-                        .fold(0, |m, other| m | masks[other]);
-                    let rest_of_box = (first_in_box..first_in_box + across)
-                        .filter(|&other| other != line)
-                        .fold(0, |m, other| {
-                            (0..seg_len).fold(m, |m, k| m | board[cell(other, seg, k)])
-                        });
-                    let claiming = masks[seg] & !rest_of_line;
-                    let pointing = masks[seg] & !rest_of_box;
-                    if claiming & rest_of_box != 0 {
-                        for other in (first_in_box..first_in_box + across).filter(|&o| o != line) {
-                            for k in 0..seg_len {
-                                if !self.eliminate(
-                                    board,
-                                    cell(other, seg, k),
-                                    claiming,
-                                    &mut changed,
-                                ) {
-                                    return None;
-                                }
-                            }
-                        }
-                    }
-                    if pointing & rest_of_line != 0 {
-                        for other in (0..segments).filter(|&o| o != seg) {
-                            for k in 0..seg_len {
-                                if !self.eliminate(
-                                    board,
-                                    cell(line, other, k),
-                                    pointing,
-                                    &mut changed,
-                                ) {
-                                    return None;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Some(changed)
-    }
-
-    /// Removes `digits` from an unplaced `cell`, placing it when one candidate is left; `false`
-    /// on a contradiction.
-    #[inline]
-    fn eliminate(
-        &mut self,
-        board: &mut [u64],
-        cell: usize,
-        digits: u64,
-        changed: &mut bool,
-    ) -> bool {
-        let candidates = board[cell];
-        if candidates & digits == 0 || candidates.is_power_of_two() {
-            return true;
-        }
-        let left = candidates & !digits;
-        *changed = true;
-        if left == 0 {
-            return false;
-        }
-        if left.is_power_of_two() {
-            return self.assign(board, cell, left);
-        }
-        board[cell] = left;
-        true
     }
 
     /// Propagates the board at `depth`, then reports it or guesses. `false` when the search
