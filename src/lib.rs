@@ -5,6 +5,13 @@
 //! speak one trait: a search that calls back once per solution, honours budgets, and reports
 //! counters. Every answer can be certified by [`model::validate`], which never searches.
 //!
+//! On top of the engines: [`check`] runs several strategies on a puzzle, certifies their
+//! answers and finds disagreements; [`report`] folds the runs of a corpus into per-strategy
+//! aggregates in fixed memory and renders them (text, Markdown, CSV, JSON, HTML with charts);
+//! [`generate`] makes seeded puzzles whose uniqueness a checker engine proves; [`trace`]
+//! records the events of a search for teaching; [`encode`] holds the exact-cover matrix and the
+//! CNF encodings.
+//!
 //! # Available strategies
 //!
 //! - **`fast`** (the default): bit-board constraint propagation (naked and hidden singles) with a
