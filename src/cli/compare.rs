@@ -16,14 +16,14 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use sudolab::check::{self, Claims};
-use sudolab::corpus::{Format, Record};
+use sudolab::corpus::Record;
 use sudolab::model::{Grid, Shape, parse_line_record};
 use sudolab::report::{self, Aggregator, Context, PuzzleProblem, Report, Row};
 use sudolab::strategy::{self, Counter, Limits, Stop, Strategy};
 
 use super::input::{for_each_item, key};
 use super::output::{colour_on_stdout, puzzle_text};
-use super::{InputArgs, Status, parse_duration, strategies_named, worker_pool};
+use super::{InputArgs, ReadArgs, Status, parse_duration, strategies_named, worker_pool};
 
 #[derive(Debug, Args)]
 pub(crate) struct CompareArgs {
@@ -32,13 +32,8 @@ pub(crate) struct CompareArgs {
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 
-    /// Input form; 'auto' decides from the first puzzle of each file.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
-    format: Format,
-
-    /// Box shape, rows x columns (2x3 for 6x6, 3x4 for 12x12).
-    #[arg(long = "box", value_name = "RxC")]
-    box_shape: Option<Shape>,
+    #[command(flatten)]
+    read: ReadArgs,
 
     /// Strategies to compare, comma-separated (see 'sudolab strategies'); default all.
     #[arg(long, short = 's', value_name = "A,B,...", value_delimiter = ',')]
@@ -533,8 +528,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     let mut ordinal: u64 = 0;
     let input = InputArgs {
         files,
-        format: args.format,
-        box_shape: args.box_shape,
+        read: args.read,
     };
     let process = |batch: &mut Vec<Job>, state: &mut RunState<'_>| -> anyhow::Result<()> {
         let done: Vec<Done> = pool.install(|| {

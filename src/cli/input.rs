@@ -65,7 +65,7 @@ fn walk(
 ) -> anyhow::Result<Status> {
     let mut status = Status::Success;
     let mut seen_any = false;
-    for item in Reader::new(source, input.format, input.box_shape) {
+    for item in Reader::new(source, input.read.format, input.read.box_shape) {
         seen_any = true;
         match item {
             Ok(record) => status = status.max(handle(name, Ok(&record))?),

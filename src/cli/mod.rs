@@ -134,6 +134,13 @@ struct InputArgs {
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// How to read puzzle files.
+#[derive(Clone, Copy, Debug, Args)]
+struct ReadArgs {
     /// Input form; 'auto' decides from the first puzzle of each file.
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
     format: Format,

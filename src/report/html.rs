@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use plotters::prelude::*;
 
 use super::markdown::context_pairs;
-use super::text::{micros, summary_cells};
+use super::text::{ROW_COLUMNS, SUMMARY_COLUMNS, heading, row_cells, summary_cells};
 use super::{Report, Summary};
 
 const WIDTH: u32 = 760;
@@ -57,21 +57,8 @@ pub fn render(report: &Report) -> String {
         writeln!(w, "<tr><th>{key}</th><td>{}</td></tr>", escape(&value)).expect("String write");
     }
     w.push_str("</table>\n<h2>Per strategy</h2>\n<table id=\"summary\"><tr>");
-    for head in [
-        "strategy",
-        "puzzles",
-        "unique",
-        "multiple",
-        "none",
-        "unknown",
-        "mean µs",
-        "median µs",
-        "p90 µs",
-        "max µs",
-        "mean nodes",
-        "time ratio",
-    ] {
-        write!(w, "<th>{head}</th>").expect("String write");
+    for column in SUMMARY_COLUMNS {
+        write!(w, "<th>{}</th>", heading(column)).expect("String write");
     }
     w.push_str("</tr>\n");
     for summary in &report.summary {
@@ -162,25 +149,20 @@ fn rows_section(w: &mut String, report: &Report) {
         )
         .expect("String write");
     }
-    w.push_str(
-        "<table id=\"rows\"><tr><th>source</th><th>clues</th><th>strategy</th><th>verdict</th>\
-         <th>solutions</th><th>time µs</th><th>counters</th></tr>\n",
-    );
+    w.push_str("<table id=\"rows\"><tr>");
+    for column in ROW_COLUMNS {
+        write!(w, "<th>{}</th>", heading(column)).expect("String write");
+    }
+    w.push_str("</tr>\n");
+    // Clues, solutions and time are numbers, right-aligned.
+    let numeric = [false, true, false, false, true, true, false];
     for row in &report.rows {
-        let plus = if row.exhausted { "" } else { "+" };
-        writeln!(
-            w,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{}{plus}\
-             </td><td class=\"n\">{}</td><td>{}</td></tr>",
-            escape(&row.source),
-            row.clues,
-            row.strategy,
-            row.verdict,
-            row.solutions,
-            micros(row.time_ns as f64 / 1e3),
-            escape(&row.counters.to_string())
-        )
-        .expect("String write");
+        w.push_str("<tr>");
+        for (cell, number) in row_cells(row).iter().zip(numeric) {
+            let class = if number { " class=\"n\"" } else { "" };
+            write!(w, "<td{class}>{}</td>", escape(cell)).expect("String write");
+        }
+        w.push_str("</tr>\n");
     }
     w.push_str("</table>\n");
 }

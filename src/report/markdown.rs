@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::Report;
-use super::text::{limit_text, micros, summary_cells};
+use super::text::{ROW_COLUMNS, SUMMARY_COLUMNS, heading, limit_text, row_cells, summary_cells};
 
 /// Renders the whole report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
@@ -22,12 +22,7 @@ pub fn render(report: &Report) -> String {
         writeln!(w, "| {key} | {} |", escape(&value)).expect("String write");
     }
     writeln!(w, "\n## Per strategy\n").expect("String write");
-    writeln!(
-        w,
-        "| strategy | puzzles | unique | multiple | none | unknown | mean µs | median µs | p90 µs \
-         | max µs | mean nodes | time ratio |"
-    )
-    .expect("String write");
+    writeln!(w, "| {} |", SUMMARY_COLUMNS.map(heading).join(" | ")).expect("String write");
     writeln!(w, "|---|{}", "---:|".repeat(11)).expect("String write");
     for summary in &report.summary {
         writeln!(w, "| {} |", summary_cells(summary).join(" | ")).expect("String write");
@@ -76,24 +71,13 @@ pub fn render(report: &Report) -> String {
     }
     writeln!(
         w,
-        "| source | clues | strategy | verdict | solutions | time µs | counters |\n\
-         |---|---:|---|---|---:|---:|---|"
+        "| {} |\n|---|---:|---|---|---:|---:|---|",
+        ROW_COLUMNS.map(heading).join(" | ")
     )
     .expect("String write");
     for row in &report.rows {
-        let plus = if row.exhausted { "" } else { "+" };
-        writeln!(
-            w,
-            "| {} | {} | {} | {} | {}{plus} | {} | {} |",
-            escape(&row.source),
-            row.clues,
-            row.strategy,
-            row.verdict,
-            row.solutions,
-            micros(row.time_ns as f64 / 1e3),
-            row.counters
-        )
-        .expect("String write");
+        let cells = row_cells(row).map(|cell| escape(&cell));
+        writeln!(w, "| {} |", cells.join(" | ")).expect("String write");
     }
     out
 }

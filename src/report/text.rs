@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Report, Summary};
+use super::{Report, Row, Summary};
 
 /// Renders the per-strategy table, then the problems and input errors. With `colour`, problem
 /// lines are red and unknown counts yellow (ANSI escapes; callers pass `colour` only for a
@@ -16,20 +16,7 @@ pub fn render(report: &Report, colour: bool) -> String {
         }
     };
     let mut out = String::new();
-    let header = [
-        "strategy",
-        "puzzles",
-        "unique",
-        "multiple",
-        "none",
-        "unknown",
-        "mean_us",
-        "median_us",
-        "p90_us",
-        "max_us",
-        "nodes_mean",
-        "ratio",
-    ];
+    let header = SUMMARY_COLUMNS;
     let mut table: Vec<Vec<String>> = vec![header.iter().map(ToString::to_string).collect()];
     for summary in &report.summary {
         table.push(summary_cells(summary));
@@ -110,7 +97,54 @@ pub(crate) fn limit_text(limit: u64) -> String {
     }
 }
 
-/// One summary row as cells, shared by the text and Markdown tables.
+/// The per-strategy table's columns, as the text table and CSV-minded tools see them; the
+/// Markdown and HTML tables show them through [`heading`].
+pub(crate) const SUMMARY_COLUMNS: [&str; 12] = [
+    "strategy",
+    "puzzles",
+    "unique",
+    "multiple",
+    "none",
+    "unknown",
+    "mean_us",
+    "median_us",
+    "p90_us",
+    "max_us",
+    "nodes_mean",
+    "ratio",
+];
+
+/// The per-puzzle table's columns (Markdown and HTML), matching [`row_cells`].
+pub(crate) const ROW_COLUMNS: [&str; 7] = [
+    "source",
+    "clues",
+    "strategy",
+    "verdict",
+    "solutions",
+    "time_us",
+    "counters",
+];
+
+/// A column name for people: `mean_us` becomes `mean µs`, `nodes_mean` `nodes mean`.
+pub(crate) fn heading(column: &str) -> String {
+    column.replace("_us", " µs").replace('_', " ")
+}
+
+/// One per-puzzle row as cells (the count marked `+` when the search did not finish).
+pub(crate) fn row_cells(row: &Row) -> [String; 7] {
+    let plus = if row.exhausted { "" } else { "+" };
+    [
+        row.source.clone(),
+        row.clues.to_string(),
+        row.strategy.clone(),
+        row.verdict.to_string(),
+        format!("{}{plus}", row.solutions),
+        micros(row.time_ns as f64 / 1e3),
+        row.counters.to_string(),
+    ]
+}
+
+/// One summary row as cells, shared by the text, Markdown and HTML tables.
 pub(crate) fn summary_cells(summary: &Summary) -> Vec<String> {
     vec![
         summary.strategy.clone(),
