@@ -12,6 +12,8 @@
 //! on a cell with two or more candidates; zero means solved by propagation alone, tdoku's
 //! "no_guess"), `propagation_rounds` (passes of the hidden-single scan over all houses).
 
+mod classic;
+
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
@@ -47,6 +49,9 @@ impl Strategy for Fast {
     ) -> Outcome {
         if let Some(outcome) = answer_without_search(self, puzzle) {
             return outcome;
+        }
+        if puzzle.shape() == Shape::CLASSIC {
+            return classic::search(puzzle, limits, on_solution);
         }
         let layout = Layout::of(puzzle.shape());
         let mut solver = Solver {

@@ -1,0 +1,458 @@
+//! `fast` on the classic 9x9 board: candidates kept per digit and per band.
+//!
+//! A band is three rows of boxes, 27 cells, so the places left for one digit in one band fit in
+//! one `u32` (bit `9 * row_in_band + column`), and cell `i` of the board is bit `i % 27` of band
+//! `i / 27`. The whole board is 27 such words, one per digit and band, plus a word of unsolved
+//! cells per band: about 230 bytes, copied whole on a guess.
+//!
+//! Propagation works on one (digit, band) word at a time, whenever it changed:
+//!
+//! * In a band, a digit takes one cell in each of the three rows and in each of the three boxes,
+//!   so the row segments (row x box, three cells each) it occupies form a 3x3 permutation
+//!   matrix. [`BAND_ALLOWED`] maps the nine "segment still possible" bits to the cells of every
+//!   permutation that fits; anything outside goes. That one table look-up does the row and box
+//!   eliminations of placed digits, hidden singles in boxes and box-line reductions inside the
+//!   band, and finds a row or box with no place left (no permutation fits).
+//! * A row with one place left for the digit is a placement: the cell is solved, the digit
+//!   leaves that column in the two other bands, and the other digits leave the cell.
+//! * When no word changes any more, cells with one candidate (naked singles) are placed and
+//!   cells with none are contradictions, found for a whole band at once by bit-sliced counting
+//!   over the nine digit words.
+//!
+//! When propagation stalls, the search guesses on a cell with the fewest candidates (two, when
+//! there is one; found by the same bit-sliced counting), each value but the last on a copy of
+//! the board. The idea of band words and permutation tables is JCZSolve's (zhouyundong_2012,
+//! later tuned by champagne and dobrichev); this is an independent implementation.
+//!
+//! Counters as in the general path: `nodes` (boards propagated: the root and one per guess),
+//! `guesses` (values tried on a cell with two or more candidates), `propagation_rounds` (sweeps
+//! over the 27 words that found one changed).
+
+use crate::model::Grid;
+use crate::strategy::{Budget, Counter, Limits, Outcome, Solutions, Stats, Stop};
+
+/// All 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+
+/// The boxes (bit `k` for box `k` of the band) in which a 9-bit row of places is non-empty.
+const ROW_BOXES: [u8; 512] = {
+    let mut table = [0; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut boxes = 0;
+        let mut k = 0;
+        while k < 3 {
+            if (row >> (3 * k)) & 7 != 0 {
+                boxes |= 1 << k;
+            }
+            k += 1;
+        }
+        table[row] = boxes;
+        row += 1;
+    }
+    table
+};
+
+/// For the segments still possible (bit `3 * row + box`), the cells of the band covered by the
+/// union of all 3x3 permutation matrices among them; 0 when none fits.
+const BAND_ALLOWED: [u32; 512] = {
+    const PERMUTATIONS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut table = [0; 512];
+    let mut segments = 0;
+    while segments < 512 {
+        let mut union = 0;
+        let mut p = 0;
+        while p < PERMUTATIONS.len() {
+            let perm = PERMUTATIONS[p];
+            let matrix = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
+            if segments & matrix == matrix {
+                union |= matrix;
+            }
+            p += 1;
+        }
+        let mut cells = 0;
+        let mut bit = 0;
+        while bit < 9 {
+            if union & (1 << bit) != 0 {
+                cells |= 7 << (9 * (bit / 3) + 3 * (bit % 3));
+            }
+            bit += 1;
+        }
+        table[segments] = cells;
+        segments += 1;
+    }
+    table
+};
+
+/// For each cell of a band, the other cells of its row and its box.
+const BAND_PEERS: [u32; 27] = {
+    let mut table = [0; 27];
+    let mut cell = 0;
+    while cell < 27 {
+        let (row, col) = (cell / 9, cell % 9);
+        let mut peers = 0x1FF << (9 * row);
+        let box_cols = 7 << (3 * (col / 3));
+        peers |= box_cols | (box_cols << 9) | (box_cols << 18);
+        table[cell] = peers & !(1 << cell);
+        cell += 1;
+    }
+    table
+};
+
+/// The columns (9 bits) in which a band word has a place.
+#[inline(always)]
+fn columns(word: u32) -> u32 {
+    (word | (word >> 9) | (word >> 18)) & 0x1FF
+}
+
+/// A 9-bit set of columns, repeated on the three rows of a band.
+#[inline(always)]
+fn column_cells(columns: u32) -> u32 {
+    columns * 0x40201
+}
+
+/// Candidates of the whole board.
+#[derive(Clone, Copy)]
+struct Board {
+    /// `places[3 * digit + band]`: the cells of `band` where `digit` (0-based) can still go.
+    places: [u32; 27],
+    /// The words as they were when last propagated; a word that differs needs an update.
+    seen: [u32; 27],
+    /// Cells not yet solved, per band.
+    unsolved: [u32; 3],
+}
+
+impl Board {
+    fn new() -> Board {
+        Board {
+            places: [BAND; 27],
+            seen: [0; 27],
+            unsolved: [BAND; 3],
+        }
+    }
+
+    /// Puts `digit` in cell `cell` of `band`: it leaves the cell's row and box in the band,
+    /// and the other digits leave the cell. The word update does the rest. `false` when the
+    /// digit cannot go there.
+    #[inline]
+    fn assign(&mut self, band: usize, cell: usize, digit: usize) -> bool {
+        let bit = 1 << cell;
+        if self.places[3 * digit + band] & bit == 0 {
+            return false;
+        }
+        for other in 0..9 {
+            self.places[3 * other + band] &= !bit;
+        }
+        self.places[3 * digit + band] |= bit;
+        self.places[3 * digit + band] &= !BAND_PEERS[cell];
+        true
+    }
+
+    /// Propagates the change to word `word` (digit `word / 3`, band `word % 3`); `false` on a
+    /// contradiction.
+    #[inline]
+    fn update(&mut self, word: usize) -> bool {
+        let (digit, band) = (word / 3, word % 3);
+        let mut places = self.places[word];
+        let segments = usize::from(ROW_BOXES[(places & 0x1FF) as usize])
+            | usize::from(ROW_BOXES[((places >> 9) & 0x1FF) as usize]) << 3
+            | usize::from(ROW_BOXES[((places >> 18) & 0x1FF) as usize]) << 6;
+        let allowed = BAND_ALLOWED[segments & 0x1FF];
+        if allowed == 0 {
+            return false;
+        }
+        places &= allowed;
+        // Every row keeps a place (each permutation has one segment per row); a row with one
+        // place left is a placement.
+        let mut single = 0;
+        for row in 0..3 {
+            let places_in_row = (places >> (9 * row)) & 0x1FF;
+            if places_in_row & places_in_row.wrapping_sub(1) == 0 {
+                single |= places_in_row << (9 * row);
+            }
+        }
+        self.places[word] = places;
+        self.seen[word] = places;
+        let solved = single & self.unsolved[band];
+        if solved != 0 {
+            self.unsolved[band] &= !solved;
+            for other in 0..9 {
+                if other != digit {
+                    self.places[3 * other + band] &= !solved;
+                }
+            }
+            let column = column_cells(columns(solved));
+            for other in 0..3 {
+                if other != band {
+                    self.places[3 * digit + other] &= !column;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether any band word of the digit whose first word is `word` changed since its update.
+    #[inline(always)]
+    fn stale(&self, word: usize) -> bool {
+        (self.places[word] ^ self.seen[word])
+            | (self.places[word + 1] ^ self.seen[word + 1])
+            | (self.places[word + 2] ^ self.seen[word + 2])
+            != 0
+    }
+
+    /// For each band, the unsolved cells with at least one, two and three candidates.
+    #[inline]
+    fn candidate_counts(&self, band: usize) -> (u32, u32, u32) {
+        let (mut one, mut two, mut three) = (0, 0, 0);
+        for digit in 0..9 {
+            let places = self.places[3 * digit + band];
+            three |= two & places;
+            two |= one & places;
+            one |= places;
+        }
+        let unsolved = self.unsolved[band];
+        (one & unsolved, two & unsolved, three & unsolved)
+    }
+
+    /// Hidden singles in columns, the one house the band words do not see whole: places them
+    /// and says whether there were any; `None` when a digit has no place left in a column.
+    fn column_singles(&mut self) -> Option<bool> {
+        let mut placed = false;
+        for digit in 0..9 {
+            let words = [
+                self.places[3 * digit],
+                self.places[3 * digit + 1],
+                self.places[3 * digit + 2],
+            ];
+            let (mut once, mut twice, mut done) = (0, 0, 0);
+            for (band, &word) in words.iter().enumerate() {
+                for row in 0..3 {
+                    let columns = (word >> (9 * row)) & 0x1FF;
+                    twice |= once & columns;
+                    once |= columns;
+                }
+                done |= columns(word & !self.unsolved[band]);
+            }
+            if once != 0x1FF {
+                return None;
+            }
+            let mut singles = once & !twice & !done;
+            while singles != 0 {
+                let column = singles & singles.wrapping_neg();
+                singles ^= column;
+                let Some(band) = (0..3).find(|&band| words[band] & column_cells(column) != 0)
+                else {
+                    return None;
+                };
+                let cell = (words[band] & column_cells(column)).trailing_zeros() as usize;
+                if !self.assign(band, cell, digit) {
+                    return None;
+                }
+                placed = true;
+            }
+        }
+        Some(placed)
+    }
+
+    /// The digits (bit `d` for digit `d`, 0-based) still possible in a cell.
+    #[inline]
+    fn digits_at(&self, band: usize, cell: usize) -> u32 {
+        let mut digits = 0;
+        for digit in 0..9 {
+            digits |= ((self.places[3 * digit + band] >> cell) & 1) << digit;
+        }
+        digits
+    }
+}
+
+/// Searches a 9x9 puzzle whose givens do not conflict.
+pub(super) fn search(
+    puzzle: &Grid,
+    limits: &Limits,
+    on_solution: &mut dyn FnMut(&Grid),
+) -> Outcome {
+    let mut search = Search {
+        solution: puzzle.clone(),
+        nodes: 0,
+        guesses: 0,
+        rounds: 0,
+        solutions: Solutions::new(limits, on_solution),
+        budget: Budget::new(limits),
+        stopped: None,
+    };
+    let mut board = Board::new();
+    let consistent = puzzle
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &digit)| digit != 0)
+        .all(|(cell, &digit)| board.assign(cell / 27, cell % 27, usize::from(digit - 1)));
+    if consistent {
+        search.run(&mut board);
+    }
+    let mut stats = Stats::new();
+    stats.set(Counter::Nodes, search.nodes);
+    stats.set(Counter::Guesses, search.guesses);
+    stats.set(Counter::PropagationRounds, search.rounds);
+    Outcome {
+        found: search.solutions.found(),
+        stopped: search.stopped,
+        stats,
+    }
+}
+
+struct Search<'a> {
+    /// Where solutions are written before they are reported.
+    solution: Grid,
+    nodes: u64,
+    guesses: u64,
+    rounds: u64,
+    solutions: Solutions<'a>,
+    budget: Budget<'a>,
+    stopped: Option<Stop>,
+}
+
+impl Search<'_> {
+    /// Propagates `board`, then reports it or guesses; every value but the last is tried on a
+    /// copy, the last on `board` itself. `false` when the search must stop.
+    fn run(&mut self, board: &mut Board) -> bool {
+        loop {
+            if let Err(stop) = self.budget.admit(self.nodes) {
+                self.stopped = Some(stop);
+                return false;
+            }
+            self.nodes += 1;
+            if !self.propagate(board) {
+                return true;
+            }
+            let Some((band, cell)) = choose_cell(board) else {
+                return self.report(board);
+            };
+            let mut digits = board.digits_at(band, cell);
+            loop {
+                let digit = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                self.guesses += 1;
+                if digits == 0 {
+                    board.assign(band, cell, digit);
+                    break;
+                }
+                let mut child = *board;
+                child.assign(band, cell, digit);
+                if !self.run(&mut child) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Word updates until none changes, then naked singles, until neither finds anything;
+    /// `false` on a contradiction.
+    fn propagate(&mut self, board: &mut Board) -> bool {
+        loop {
+            // Digit by digit: a word update changes the same digit's other bands (columns)
+            // far more often than other digits (solved cells).
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for digit in 0..9 {
+                    let word = 3 * digit;
+                    while board.stale(word) {
+                        changed = true;
+                        for band in 0..3 {
+                            if board.places[word + band] != board.seen[word + band]
+                                && !board.update(word + band)
+                            {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                self.rounds += u64::from(changed);
+            }
+            let mut placed = false;
+            for band in 0..3 {
+                if board.unsolved[band] == 0 {
+                    continue;
+                }
+                let (one, two, _) = board.candidate_counts(band);
+                if one != board.unsolved[band] {
+                    return false;
+                }
+                let mut singles = one & !two;
+                while singles != 0 {
+                    let cell = singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    let digits = board.digits_at(band, cell);
+                    if digits == 0 {
+                        // An earlier single in this band took its last candidate.
+                        return false;
+                    }
+                    board.assign(band, cell, digits.trailing_zeros() as usize);
+                    placed = true;
+                }
+            }
+            if placed {
+                continue;
+            }
+            match board.column_singles() {
+                Some(true) => {}
+                Some(false) => return true,
+                None => return false,
+            }
+        }
+    }
+
+    fn report(&mut self, board: &Board) -> bool {
+        for (word, &places) in board.places.iter().enumerate() {
+            let (digit, band) = (word / 3, word % 3);
+            let mut places = places;
+            while places != 0 {
+                let cell = places.trailing_zeros() as usize;
+                places &= places - 1;
+                self.solution.set(27 * band + cell, digit as u8 + 1);
+            }
+        }
+        if let Err(stop) = self.solutions.report(&self.solution) {
+            self.stopped = Some(stop);
+            return false;
+        }
+        true
+    }
+}
+
+/// An unsolved cell with the fewest candidates, `(band, cell in band)`: the first with two
+/// (found band by band with bit-sliced counts), else the first of the fewest; `None` when every
+/// cell is solved.
+fn choose_cell(board: &Board) -> Option<(usize, usize)> {
+    if board.unsolved == [0; 3] {
+        return None;
+    }
+    for band in 0..3 {
+        let (_, two, three) = board.candidate_counts(band);
+        let pairs = two & !three;
+        if pairs != 0 {
+            return Some((band, pairs.trailing_zeros() as usize));
+        }
+    }
+    let mut best = (u32::MAX, 0, 0);
+    for band in 0..3 {
+        let mut unsolved = board.unsolved[band];
+        while unsolved != 0 {
+            let cell = unsolved.trailing_zeros() as usize;
+            unsolved &= unsolved - 1;
+            let count = board.digits_at(band, cell).count_ones();
+            if count < best.0 {
+                best = (count, band, cell);
+            }
+        }
+    }
+    Some((best.1, best.2))
+}
