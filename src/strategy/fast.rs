@@ -47,45 +47,50 @@ impl Strategy for Fast {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
-        if let Some(outcome) = answer_without_search(self, puzzle) {
-            return outcome;
-        }
         if puzzle.shape() == Shape::CLASSIC {
             return classic::search(puzzle, limits, on_solution);
         }
-        let layout = Layout::of(puzzle.shape());
-        let mut solver = Solver {
-            layout,
-            puzzle,
-            boards: Vec::new(),
-            queue: Vec::with_capacity(layout.cells),
-            nodes: 0,
-            guesses: 0,
-            rounds: 0,
-            solutions: Solutions::new(limits, on_solution),
-            budget: Budget::new(limits),
-            stopped: None,
-        };
-        let mut root = vec![DigitSet::full(layout.side).bits(); layout.cells];
-        let consistent = puzzle
-            .cells()
-            .iter()
-            .enumerate()
-            .filter(|&(_, &digit)| digit != 0)
-            .all(|(cell, &digit)| solver.assign(&mut root, cell, 1u64 << (digit - 1)));
-        if consistent {
-            solver.boards.push(root);
-            solver.search_from(0);
+        if let Some(outcome) = answer_without_search(self, puzzle) {
+            return outcome;
         }
-        let mut stats = Stats::new();
-        stats.set(Counter::Nodes, solver.nodes);
-        stats.set(Counter::Guesses, solver.guesses);
-        stats.set(Counter::PropagationRounds, solver.rounds);
-        Outcome {
-            found: solver.solutions.found(),
-            stopped: solver.stopped,
-            stats,
-        }
+        search_any_shape(puzzle, limits, on_solution)
+    }
+}
+
+/// The general path, for every shape (9x9 included, which tests compare with the classic path).
+fn search_any_shape(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid)) -> Outcome {
+    let layout = Layout::of(puzzle.shape());
+    let mut solver = Solver {
+        layout,
+        puzzle,
+        boards: Vec::new(),
+        queue: Vec::with_capacity(layout.cells),
+        nodes: 0,
+        guesses: 0,
+        rounds: 0,
+        solutions: Solutions::new(limits, on_solution),
+        budget: Budget::new(limits),
+        stopped: None,
+    };
+    let mut root = vec![DigitSet::full(layout.side).bits(); layout.cells];
+    let consistent = puzzle
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &digit)| digit != 0)
+        .all(|(cell, &digit)| solver.assign(&mut root, cell, 1u64 << (digit - 1)));
+    if consistent {
+        solver.boards.push(root);
+        solver.search_from(0);
+    }
+    let mut stats = Stats::new();
+    stats.set(Counter::Nodes, solver.nodes);
+    stats.set(Counter::Guesses, solver.guesses);
+    stats.set(Counter::PropagationRounds, solver.rounds);
+    Outcome {
+        found: solver.solutions.found(),
+        stopped: solver.stopped,
+        stats,
     }
 }
 
@@ -317,5 +322,101 @@ impl Solver<'_> {
             return false;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{Format, Reader};
+
+    fn puzzles(text: &str) -> Vec<Grid> {
+        Reader::new(text.as_bytes(), Format::Line, None)
+            .map(|record| record.unwrap().puzzle)
+            .filter(|puzzle| puzzle.shape() == Shape::CLASSIC)
+            .collect()
+    }
+
+    /// A search path: `classic::search` or `search_any_shape`.
+    type Path = fn(&Grid, &Limits, &mut dyn FnMut(&Grid)) -> Outcome;
+
+    /// Every solution, sorted, and how the search ended.
+    fn enumerate(search: Path, puzzle: &Grid) -> (Vec<Vec<u8>>, Option<Stop>) {
+        let mut solutions = Vec::new();
+        let outcome = search(puzzle, &Limits::unlimited(), &mut |grid| {
+            solutions.push(grid.cells().to_vec());
+        });
+        assert_eq!(outcome.found as usize, solutions.len());
+        solutions.sort();
+        (solutions, outcome.stopped)
+    }
+
+    /// The 9x9 path and the general path must find the same solutions. Puzzles: the bundled
+    /// 9x9 sets, and minimal ones with one to three givens removed (2 to a few hundred
+    /// solutions each).
+    #[test]
+    fn the_classic_path_finds_what_the_general_path_finds() {
+        let mut all = puzzles(include_str!("../../corpora/reference.txt"));
+        all.extend(puzzles(include_str!(
+            "../../corpora/generated/9x9-rot180.txt"
+        )));
+        let minimal = puzzles(include_str!("../../corpora/generated/9x9-minimal.txt"));
+        for (idx, puzzle) in minimal.iter().take(30).enumerate() {
+            let mut loose = puzzle.clone();
+            let givens: Vec<usize> = (0..81).filter(|&cell| puzzle.get(cell) != 0).collect();
+            for &cell in givens.iter().skip(idx % 5).take(1 + idx % 3) {
+                loose.set(cell, 0);
+            }
+            all.push(puzzle.clone());
+            all.push(loose);
+        }
+        let mut multiple = 0;
+        for puzzle in &all {
+            let classic = enumerate(classic::search, puzzle);
+            let general = enumerate(search_any_shape, puzzle);
+            assert_eq!(
+                classic,
+                general,
+                "{}",
+                crate::model::to_line(puzzle).unwrap()
+            );
+            assert_eq!(classic.1, None);
+            multiple += usize::from(classic.0.len() > 1);
+        }
+        assert!(
+            multiple >= 20,
+            "only {multiple} puzzles with several solutions"
+        );
+    }
+
+    #[test]
+    fn the_classic_path_answers_clashing_givens_without_search() {
+        // Two 1s in a row, a column (rows 1 and 6) and a box.
+        for (first, second) in [(0, 5), (0, 45), (0, 10)] {
+            let mut puzzle = Grid::empty(Shape::CLASSIC);
+            puzzle.set(first, 1);
+            puzzle.set(second, 1);
+            let clash = (first, second);
+            let outcome = Fast.count_up_to(&puzzle, 0, &Limits::unlimited());
+            assert_eq!(
+                outcome.verdict(),
+                crate::strategy::Verdict::None,
+                "{clash:?}"
+            );
+            assert_eq!(
+                outcome.stats.to_string(),
+                "nodes=0 guesses=0 propagation_rounds=0"
+            );
+        }
+    }
+
+    #[test]
+    fn the_classic_path_stops_at_its_node_budget() {
+        let empty = Grid::empty(Shape::CLASSIC);
+        let limits = Limits::unlimited().with_max_nodes(100);
+        let outcome = Fast.count_up_to(&empty, 0, &limits);
+        assert_eq!(outcome.stopped, Some(Stop::NodeLimit));
+        assert_eq!(outcome.stats.get(Counter::Nodes), Some(100));
+        assert_eq!(outcome.verdict(), crate::strategy::Verdict::Multiple);
     }
 }

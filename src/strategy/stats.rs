@@ -80,9 +80,13 @@ impl fmt::Display for Counter {
 }
 
 /// The counters one search (or many, summed) reported.
+///
+/// A fixed array indexed by counter, not a map: every search returns one, and building it must
+/// not allocate (a map cost `fast` a tenth of its time on an easy 9x9 puzzle). In JSON it is a
+/// map from counter name to value, in report order, as before.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Stats(BTreeMap<Counter, u64>);
+#[serde(from = "BTreeMap<Counter, u64>", into = "BTreeMap<Counter, u64>")]
+pub struct Stats([Option<u64>; Counter::ALL.len()]);
 
 impl Stats {
     /// No counters.
@@ -92,22 +96,41 @@ impl Stats {
 
     /// Records a counter, replacing any earlier value.
     pub fn set(&mut self, counter: Counter, value: u64) {
-        self.0.insert(counter, value);
+        self.0[counter as usize] = Some(value);
     }
 
     /// A counter's value, `None` when the engine does not observe it.
     pub fn get(&self, counter: Counter) -> Option<u64> {
-        self.0.get(&counter).copied()
+        self.0[counter as usize]
     }
 
     /// The counters present, in report order.
     pub fn iter(&self) -> impl Iterator<Item = (Counter, u64)> + '_ {
-        self.0.iter().map(|(&counter, &value)| (counter, value))
+        Counter::ALL
+            .iter()
+            .zip(&self.0)
+            .filter_map(|(&counter, &value)| Some((counter, value?)))
     }
 
     /// Whether no counter is present.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.iter().all(Option::is_none)
+    }
+}
+
+impl From<BTreeMap<Counter, u64>> for Stats {
+    fn from(map: BTreeMap<Counter, u64>) -> Stats {
+        let mut stats = Stats::new();
+        for (counter, value) in map {
+            stats.set(counter, value);
+        }
+        stats
+    }
+}
+
+impl From<Stats> for BTreeMap<Counter, u64> {
+    fn from(stats: Stats) -> BTreeMap<Counter, u64> {
+        stats.iter().collect()
     }
 }
 
@@ -115,7 +138,7 @@ impl AddAssign<&Stats> for Stats {
     /// Sums counter by counter; a counter present on either side is present in the sum.
     fn add_assign(&mut self, other: &Stats) {
         for (counter, value) in other.iter() {
-            *self.0.entry(counter).or_insert(0) += value;
+            *self.0[counter as usize].get_or_insert(0) += value;
         }
     }
 }
@@ -136,6 +159,19 @@ impl fmt::Display for Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counters_sit_at_their_report_position() {
+        for (idx, &counter) in Counter::ALL.iter().enumerate() {
+            assert_eq!(counter as usize, idx, "{counter}");
+        }
+        let mut stats = Stats::new();
+        stats.set(Counter::PropagationRounds, 9);
+        stats.set(Counter::Nodes, 4);
+        let json = serde_json::to_string(&stats).unwrap();
+        assert_eq!(json, r#"{"nodes":4,"propagation_rounds":9}"#);
+        assert_eq!(serde_json::from_str::<Stats>(&json).unwrap(), stats);
+    }
 
     #[test]
     fn sums_counter_by_counter() {

@@ -107,13 +107,13 @@ const BAND_PEERS: [u32; 27] = {
 };
 
 /// The columns (9 bits) in which a band word has a place.
-#[inline(always)]
+#[inline]
 fn columns(word: u32) -> u32 {
     (word | (word >> 9) | (word >> 18)) & 0x1FF
 }
 
 /// A 9-bit set of columns, repeated on the three rows of a band.
-#[inline(always)]
+#[inline]
 fn column_cells(columns: u32) -> u32 {
     columns * 0x40201
 }
@@ -123,8 +123,8 @@ fn column_cells(columns: u32) -> u32 {
 struct Board {
     /// `places[3 * digit + band]`: the cells of `band` where `digit` (0-based) can still go.
     places: [u32; 27],
-    /// The words as they were when last propagated; a word that differs needs an update.
-    seen: [u32; 27],
+    /// Words changed since their last update (bit `word`).
+    dirty: u32,
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
 }
@@ -133,7 +133,7 @@ impl Board {
     fn new() -> Board {
         Board {
             places: [BAND; 27],
-            seen: [0; 27],
+            dirty: (1 << 27) - 1,
             unsolved: [BAND; 3],
         }
     }
@@ -144,20 +144,37 @@ impl Board {
     #[inline]
     fn assign(&mut self, band: usize, cell: usize, digit: usize) -> bool {
         let bit = 1 << cell;
-        if self.places[3 * digit + band] & bit == 0 {
+        let word = 3 * digit + band;
+        let places = self.places[word];
+        if places & bit == 0 {
             return false;
         }
+        // Branch-free: the loop also takes the bit from this digit; it is put back below.
         for other in 0..9 {
-            self.places[3 * other + band] &= !bit;
+            self.remove(3 * other + band, bit);
         }
-        self.places[3 * digit + band] |= bit;
-        self.places[3 * digit + band] &= !BAND_PEERS[cell];
+        self.places[word] = places & !BAND_PEERS[cell];
+        self.dirty |= 1 << word;
         true
+    }
+
+    /// Puts in cell `cell` of `band` its only candidate, `digit`.
+    #[inline]
+    fn assign_single(&mut self, band: usize, cell: usize, digit: usize) {
+        self.remove(3 * digit + band, BAND_PEERS[cell]);
+    }
+
+    /// Removes `cells` from word `word`, marking it dirty if that changed it.
+    #[inline]
+    fn remove(&mut self, word: usize, cells: u32) {
+        let old = self.places[word];
+        let new = old & !cells;
+        self.places[word] = new;
+        self.dirty |= u32::from(new != old) << word;
     }
 
     /// Propagates the change to word `word` (digit `word / 3`, band `word % 3`); `false` on a
     /// contradiction.
-    #[inline]
     fn update(&mut self, word: usize) -> bool {
         let (digit, band) = (word / 3, word % 3);
         let mut places = self.places[word];
@@ -179,32 +196,21 @@ impl Board {
             }
         }
         self.places[word] = places;
-        self.seen[word] = places;
         let solved = single & self.unsolved[band];
         if solved != 0 {
             self.unsolved[band] &= !solved;
+            // Both loops hit this word too; it is written back whole after them.
             for other in 0..9 {
-                if other != digit {
-                    self.places[3 * other + band] &= !solved;
-                }
+                self.remove(3 * other + band, solved);
             }
             let column = column_cells(columns(solved));
             for other in 0..3 {
-                if other != band {
-                    self.places[3 * digit + other] &= !column;
-                }
+                self.remove(3 * digit + other, column);
             }
+            self.places[word] = places;
+            self.dirty &= !(1 << word);
         }
         true
-    }
-
-    /// Whether any band word of the digit whose first word is `word` changed since its update.
-    #[inline(always)]
-    fn stale(&self, word: usize) -> bool {
-        (self.places[word] ^ self.seen[word])
-            | (self.places[word + 1] ^ self.seen[word + 1])
-            | (self.places[word + 2] ^ self.seen[word + 2])
-            != 0
     }
 
     /// For each band, the unsolved cells with at least one, two and three candidates.
@@ -247,10 +253,7 @@ impl Board {
             while singles != 0 {
                 let column = singles & singles.wrapping_neg();
                 singles ^= column;
-                let Some(band) = (0..3).find(|&band| words[band] & column_cells(column) != 0)
-                else {
-                    return None;
-                };
+                let band = (0..3).find(|&band| words[band] & column_cells(column) != 0)?;
                 let cell = (words[band] & column_cells(column)).trailing_zeros() as usize;
                 if !self.assign(band, cell, digit) {
                     return None;
@@ -272,14 +275,17 @@ impl Board {
     }
 }
 
-/// Searches a 9x9 puzzle whose givens do not conflict.
+/// Searches a 9x9 puzzle. Givens that conflict are no solution, proved with no search (every
+/// counter at zero), as [`answer_without_search`](crate::strategy::answer_without_search)
+/// answers for other shapes; finding them here saves that separate pass.
 pub(super) fn search(
     puzzle: &Grid,
     limits: &Limits,
     on_solution: &mut dyn FnMut(&Grid),
 ) -> Outcome {
     let mut search = Search {
-        solution: puzzle.clone(),
+        puzzle,
+        solution: None,
         nodes: 0,
         guesses: 0,
         rounds: 0,
@@ -287,14 +293,7 @@ pub(super) fn search(
         budget: Budget::new(limits),
         stopped: None,
     };
-    let mut board = Board::new();
-    let consistent = puzzle
-        .cells()
-        .iter()
-        .enumerate()
-        .filter(|&(_, &digit)| digit != 0)
-        .all(|(cell, &digit)| board.assign(cell / 27, cell % 27, usize::from(digit - 1)));
-    if consistent {
+    if let Some(mut board) = givens(puzzle) {
         search.run(&mut board);
     }
     let mut stats = Stats::new();
@@ -308,9 +307,33 @@ pub(super) fn search(
     }
 }
 
+/// The board with the givens of `puzzle` assigned, not yet propagated; `None` when two givens
+/// share a digit in a row, column or box.
+fn givens(puzzle: &Grid) -> Option<Board> {
+    let mut board = Board::new();
+    // Per digit, the rows, columns and boxes (bit per house) that already have it.
+    let mut seen = [0u32; 9];
+    for (cell, &value) in puzzle.cells().iter().enumerate() {
+        if value == 0 {
+            continue;
+        }
+        let digit = usize::from(value - 1);
+        let (row, col) = (cell / 9, cell % 9);
+        let houses = (1 << row) | (1 << (9 + col)) | (1 << (18 + 3 * (row / 3) + col / 3));
+        if seen[digit] & houses != 0 {
+            return None;
+        }
+        seen[digit] |= houses;
+        // Cannot fail: only a given of the same digit in the same row or box removes the place.
+        board.assign(cell / 27, cell % 27, digit);
+    }
+    Some(board)
+}
+
 struct Search<'a> {
-    /// Where solutions are written before they are reported.
-    solution: Grid,
+    puzzle: &'a Grid,
+    /// Where solutions are written before they are reported (made at the first one).
+    solution: Option<Grid>,
     nodes: u64,
     guesses: u64,
     rounds: u64,
@@ -357,25 +380,17 @@ impl Search<'_> {
     /// `false` on a contradiction.
     fn propagate(&mut self, board: &mut Board) -> bool {
         loop {
-            // Digit by digit: a word update changes the same digit's other bands (columns)
-            // far more often than other digits (solved cells).
-            let mut changed = true;
-            while changed {
-                changed = false;
-                for digit in 0..9 {
-                    let word = 3 * digit;
-                    while board.stale(word) {
-                        changed = true;
-                        for band in 0..3 {
-                            if board.places[word + band] != board.seen[word + band]
-                                && !board.update(word + band)
-                            {
-                                return false;
-                            }
-                        }
-                    }
+            // Lowest word first: digit by digit, since an update changes the same digit's
+            // other bands (columns) far more often than other digits (solved cells).
+            if board.dirty != 0 {
+                self.rounds += 1;
+            }
+            while board.dirty != 0 {
+                let word = board.dirty.trailing_zeros() as usize;
+                board.dirty &= board.dirty - 1;
+                if !board.update(word) {
+                    return false;
                 }
-                self.rounds += u64::from(changed);
             }
             let mut placed = false;
             for band in 0..3 {
@@ -395,7 +410,7 @@ impl Search<'_> {
                         // An earlier single in this band took its last candidate.
                         return false;
                     }
-                    board.assign(band, cell, digits.trailing_zeros() as usize);
+                    board.assign_single(band, cell, digits.trailing_zeros() as usize);
                     placed = true;
                 }
             }
@@ -411,16 +426,17 @@ impl Search<'_> {
     }
 
     fn report(&mut self, board: &Board) -> bool {
+        let solution = self.solution.get_or_insert_with(|| self.puzzle.clone());
         for (word, &places) in board.places.iter().enumerate() {
             let (digit, band) = (word / 3, word % 3);
             let mut places = places;
             while places != 0 {
                 let cell = places.trailing_zeros() as usize;
                 places &= places - 1;
-                self.solution.set(27 * band + cell, digit as u8 + 1);
+                solution.set(27 * band + cell, digit as u8 + 1);
             }
         }
-        if let Err(stop) = self.solutions.report(&self.solution) {
+        if let Err(stop) = self.solutions.report(solution) {
             self.stopped = Some(stop);
             return false;
         }
