@@ -2,7 +2,7 @@
 //!
 //! A band is three rows of boxes, 27 cells, so the places left for one digit in one band fit in
 //! one `u32` (bit `9 * row_in_band + column`), and cell `i` of the board is bit `i % 27` of band
-//! `i / 27`. The whole board is 27 such words, one per band and digit, a word of unsolved cells
+//! `i / 27`. The whole board is 27 such words, one per digit and band, a word of unsolved cells
 //! per band and a word of changed words: 124 bytes, copied whole on a guess, never allocated.
 //!
 //! Propagation works on one (digit, band) word at a time, whenever it changed:
@@ -131,7 +131,7 @@ fn column_cells(columns: u32) -> u32 {
 /// Candidates of the whole board.
 #[derive(Clone, Copy)]
 struct Board {
-    /// `places[9 * band + digit]`: the cells of `band` where `digit` (0-based) can still go.
+    /// `places[3 * digit + band]`: the cells of `band` where `digit` (0-based) can still go.
     places: [u32; 27],
     /// Words changed since their last update (bit `word`).
     dirty: u32,
@@ -154,14 +154,14 @@ impl Board {
     #[inline]
     fn assign(&mut self, band: usize, cell: usize, digit: usize) -> bool {
         let bit = 1 << cell;
-        let word = 9 * band + digit;
+        let word = 3 * digit + band;
         let places = self.places[word];
         if places & bit == 0 {
             return false;
         }
         // Branch-free: the loop also takes the bit from this digit; it is put back below.
         for other in 0..9 {
-            self.remove(9 * band + other, bit);
+            self.remove(3 * other + band, bit);
         }
         self.places[word] = places & !BAND_PEERS[cell];
         self.dirty |= 1 << word;
@@ -171,7 +171,7 @@ impl Board {
     /// Puts in cell `cell` of `band` its only candidate, `digit`.
     #[inline]
     fn assign_single(&mut self, band: usize, cell: usize, digit: usize) {
-        self.remove(9 * band + digit, BAND_PEERS[cell]);
+        self.remove(3 * digit + band, BAND_PEERS[cell]);
     }
 
     /// Removes `cells` from word `word`, marking it dirty if that changed it.
@@ -183,10 +183,10 @@ impl Board {
         self.dirty |= u32::from(new != old) << word;
     }
 
-    /// Propagates the change to word `word` (digit `word % 9`, band `word / 9`); `false` on a
+    /// Propagates the change to word `word` (digit `word / 3`, band `word % 3`); `false` on a
     /// contradiction.
     fn update(&mut self, word: usize) -> bool {
-        let (digit, band) = (word % 9, word / 9);
+        let (digit, band) = (word / 3, word % 3);
         let mut places = self.places[word];
         let segments = usize::from(ROW_BOXES[(places & 0x1FF) as usize])
             | usize::from(ROW_BOXES[((places >> 9) & 0x1FF) as usize]) << 3
@@ -211,12 +211,12 @@ impl Board {
             self.unsolved[band] &= !solved;
             // The loop hits this word too; it is written back whole after it.
             for other in 0..9 {
-                self.remove(9 * band + other, solved);
+                self.remove(3 * other + band, solved);
             }
             let column = column_cells(columns(solved));
             let (next, last) = ((band + 1) % 3, (band + 2) % 3);
-            self.remove(9 * next + digit, column);
-            self.remove(9 * last + digit, column);
+            self.remove(3 * digit + next, column);
+            self.remove(3 * digit + last, column);
             self.places[word] = places;
             self.dirty &= !(1 << word);
         }
@@ -228,7 +228,7 @@ impl Board {
     fn candidate_counts(&self, band: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0, 0, 0);
         for digit in 0..9 {
-            let places = self.places[9 * band + digit];
+            let places = self.places[3 * digit + band];
             three |= two & places;
             two |= one & places;
             one |= places;
@@ -243,9 +243,9 @@ impl Board {
         let mut placed = false;
         for digit in 0..9 {
             let words = [
-                self.places[digit],
-                self.places[9 + digit],
-                self.places[18 + digit],
+                self.places[3 * digit],
+                self.places[3 * digit + 1],
+                self.places[3 * digit + 2],
             ];
             let (mut once, mut twice, mut done) = (0, 0, 0);
             for (band, &word) in words.iter().enumerate() {
@@ -279,7 +279,7 @@ impl Board {
     fn digits_at(&self, band: usize, cell: usize) -> u32 {
         let mut digits = 0;
         for digit in 0..9 {
-            digits |= ((self.places[9 * band + digit] >> cell) & 1) << digit;
+            digits |= ((self.places[3 * digit + band] >> cell) & 1) << digit;
         }
         digits
     }
@@ -390,7 +390,9 @@ impl Search<'_> {
     /// `false` on a contradiction.
     fn propagate(&mut self, board: &mut Board) -> bool {
         loop {
-            // Lowest word first, that is band by band (the band's nine words are neighbours).
+            // Lowest word first: digit by digit, since an update changes the same digit's
+            // other bands (columns) more often than other digits (solved cells). Band by band
+            // ran 8% slower, though cachegrind counted 3% fewer instructions.
             if board.dirty != 0 {
                 self.rounds += 1;
             }
@@ -437,7 +439,7 @@ impl Search<'_> {
     fn report(&mut self, board: &Board) -> bool {
         let solution = self.solution.get_or_insert_with(|| self.puzzle.clone());
         for (word, &places) in board.places.iter().enumerate() {
-            let (digit, band) = (word % 9, word / 9);
+            let (digit, band) = (word / 3, word % 3);
             let mut places = places;
             while places != 0 {
                 let cell = places.trailing_zeros() as usize;
