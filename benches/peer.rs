@@ -4,6 +4,11 @@
 //! Before timing, both must agree on every count, and `fast`'s guesses per puzzle and share of
 //! puzzles solved without guessing are printed (the crate does not expose its guesses).
 //! `SUDOLAB_PEER_TAKE` caps the puzzles per set (default 10,000).
+//!
+//! On a shared machine the speed drifts by a fifth from minute to minute, more than the
+//! difference being measured, so each set is also timed interleaved: `SUDOLAB_PEER_ROUNDS`
+//! rounds (default 9) of one pass of `fast` then one pass of the crate, and the best pass of
+//! each gives the printed ratio. Criterion's groups follow, one engine after the other.
 
 #![expect(
     missing_docs,
@@ -12,6 +17,7 @@
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -80,6 +86,31 @@ fn peer(c: &mut Criterion) {
             puzzles.len(),
             guesses as f64 / puzzles.len() as f64,
             100.0 * no_guess as f64 / puzzles.len() as f64
+        );
+
+        let rounds: usize = std::env::var("SUDOLAB_PEER_ROUNDS")
+            .ok()
+            .and_then(|rounds| rounds.parse().ok())
+            .unwrap_or(9);
+        let (mut ours, mut theirs) = (f64::MAX, f64::MAX);
+        for _ in 0..rounds {
+            let start = Instant::now();
+            for puzzle in &puzzles {
+                black_box(fast.count_up_to(black_box(puzzle), 2, &Limits::default()));
+            }
+            ours = ours.min(start.elapsed().as_secs_f64());
+            let start = Instant::now();
+            for sudoku in &lines {
+                black_box(black_box(*sudoku).solutions_count_up_to(2));
+            }
+            theirs = theirs.min(start.elapsed().as_secs_f64());
+        }
+        let per_puzzle = |seconds: f64| seconds * 1e6 / puzzles.len() as f64;
+        eprintln!(
+            "{label}: interleaved best of {rounds}: fast {:.2} us/puzzle, sudoku crate {:.2} us/puzzle, ratio {:.2}",
+            per_puzzle(ours),
+            per_puzzle(theirs),
+            ours / theirs
         );
 
         let mut group = c.benchmark_group(format!("peer-{label}"));
