@@ -483,4 +483,3 @@ fn choose_cell(board: &Board) -> Option<(usize, usize)> {
     }
     Some((best.1, best.2))
 }
-
