@@ -101,6 +101,40 @@ const BAND_ALLOWED: [u32; 512] = {
     table
 };
 
+/// For each set of rows of a band (bit per row), their cells.
+const ROW_CELLS: [u32; 8] = {
+    let mut table = [0; 8];
+    let mut rows = 0;
+    while rows < 8 {
+        let mut row = 0;
+        while row < 3 {
+            if rows & (1 << row) != 0 {
+                table[rows] |= 0x1FF << (9 * row);
+            }
+            row += 1;
+        }
+        rows += 1;
+    }
+    table
+};
+
+/// For each set of boxes of a band (bit per box), their cells.
+const BOX_CELLS: [u32; 8] = {
+    let mut table = [0; 8];
+    let mut boxes = 0;
+    while boxes < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if boxes & (1 << k) != 0 {
+                table[boxes] |= column_cells(7 << (3 * k));
+            }
+            k += 1;
+        }
+        boxes += 1;
+    }
+    table
+};
+
 /// For each cell of a band, the other cells of its row and its box.
 const BAND_PEERS: [u32; 27] = {
     let mut table = [0; 27];
@@ -124,7 +158,7 @@ fn columns(word: u32) -> u32 {
 
 /// A 9-bit set of columns, repeated on the three rows of a band.
 #[inline]
-fn column_cells(columns: u32) -> u32 {
+const fn column_cells(columns: u32) -> u32 {
     columns * 0x40201
 }
 
@@ -317,25 +351,44 @@ pub(super) fn search(
     }
 }
 
-/// The board with the givens of `puzzle` assigned, not yet propagated; `None` when two givens
-/// share a digit in a row, column or box.
+/// The board with the givens of `puzzle` placed, not yet propagated; `None` when two givens
+/// share a digit in a row, column or box. Built word by word (each digit's places are the free
+/// cells outside the rows, columns and boxes of its givens): placing the givens one by one cost
+/// a tenth of the time of an easy puzzle.
 fn givens(puzzle: &Grid) -> Option<Board> {
-    let mut board = Board::new();
-    // Per digit, the rows, columns and boxes (bit per house) that already have it.
-    let mut seen = [0u32; 9];
+    // Per digit, the rows, columns and boxes (bits 0-8, 9-17, 18-26) that have it.
+    let mut houses = [0u32; 9];
+    // Per band, the cells with a given; per word, those of its digit.
+    let mut given = [0u32; 3];
+    let mut own = [0u32; 27];
     for (cell, &value) in puzzle.cells().iter().enumerate() {
         if value == 0 {
             continue;
         }
         let digit = usize::from(value - 1);
         let (row, col) = (cell / 9, cell % 9);
-        let houses = (1 << row) | (1 << (9 + col)) | (1 << (18 + 3 * (row / 3) + col / 3));
-        if seen[digit] & houses != 0 {
+        let its = (1 << row) | (1 << (9 + col)) | (1 << (18 + 3 * (row / 3) + col / 3));
+        if houses[digit] & its != 0 {
             return None;
         }
-        seen[digit] |= houses;
-        // Cannot fail: only a given of the same digit in the same row or box removes the place.
-        board.assign(cell / 27, cell % 27, digit);
+        houses[digit] |= its;
+        let (band, bit) = (cell / 27, 1 << (cell % 27));
+        given[band] |= bit;
+        own[3 * digit + band] |= bit;
+    }
+    let mut board = Board::new();
+    for (digit, &houses) in houses.iter().enumerate() {
+        let columns = column_cells((houses >> 9) & 0x1FF);
+        for band in 0..3 {
+            let rows = (houses >> (3 * band)) & 7;
+            let boxes = (houses >> (18 + 3 * band)) & 7;
+            let blocked = ROW_CELLS[rows as usize] | BOX_CELLS[boxes as usize] | columns;
+            let word = 3 * digit + band;
+            board.places[word] = (BAND & !given[band] & !blocked) | own[word];
+        }
+    }
+    for band in 0..3 {
+        board.unsolved[band] = BAND & !given[band];
     }
     Some(board)
 }
