@@ -379,17 +379,15 @@ fn givens(puzzle: &Grid) -> Option<Board> {
     let mut board = Board::new();
     for (digit, &houses) in houses.iter().enumerate() {
         let columns = column_cells((houses >> 9) & 0x1FF);
-        for band in 0..3 {
+        for (band, &given) in given.iter().enumerate() {
             let rows = (houses >> (3 * band)) & 7;
             let boxes = (houses >> (18 + 3 * band)) & 7;
             let blocked = ROW_CELLS[rows as usize] | BOX_CELLS[boxes as usize] | columns;
             let word = 3 * digit + band;
-            board.places[word] = (BAND & !given[band] & !blocked) | own[word];
+            board.places[word] = (BAND & !given & !blocked) | own[word];
         }
     }
-    for band in 0..3 {
-        board.unsolved[band] = BAND & !given[band];
-    }
+    board.unsolved = given.map(|given| BAND & !given);
     Some(board)
 }
 
