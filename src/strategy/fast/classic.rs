@@ -23,8 +23,8 @@
 //!   They take about an eighth of the instructions and cut the guesses on the 17-clue set from
 //!   27.5 to 3.3 per puzzle.
 //!
-//! When propagation stalls, the search guesses on a cell with the fewest candidates (two, when
-//! there is one; found by the same bit-sliced counting), each value but the last on a copy of
+//! When propagation stalls, the search guesses on a cell with two candidates, the one with the
+//! most unsolved peers (with none, a cell with the fewest), each value but the last on a copy of
 //! the board. The idea of band words and permutation tables is JCZSolve's (zhouyundong_2012,
 //! later tuned by champagne and dobrichev); this is an independent implementation.
 //!
@@ -32,11 +32,11 @@
 //! `guesses` (values tried on a cell with two or more candidates), `propagation_rounds` (passes
 //! of word updates: each begins with a placement or after the singles found by the last pass).
 //!
-//! What did not pay (measured with cachegrind's instruction and branch-miss counts, docs/
-//! benchmarks.md): removing a solved cell from the other digits once per pass instead of once
-//! per update (fewer instructions, more mispredicted branches), looking for column singles only
-//! in digits whose words changed, branch-free updates, and choosing the bivalue cell in the band
-//! with the fewest unsolved cells or the last one (more guesses).
+//! What did not pay (timed interleaved with the `sudoku` crate, docs/benchmarks.md): removing a
+//! solved cell from the other digits once per pass instead of once per update, looking for
+//! column singles only in digits whose words changed, branch-free updates, band-major words,
+//! and scoring bivalue cells by the candidates their values would remove (more work per guess,
+//! no smaller tree).
 
 use crate::model::Grid;
 use crate::strategy::{Budget, Counter, Limits, Outcome, Solutions, Stats, Stop};
@@ -97,6 +97,17 @@ const BAND_ALLOWED: [u32; 512] = {
         }
         table[segments] = cells;
         segments += 1;
+    }
+    table
+};
+
+/// The number of ones in each 9-bit value.
+const ONES_IN_9_BITS: [u8; 512] = {
+    let mut table = [0; 512];
+    let mut value = 0;
+    while value < 512 {
+        table[value] = (value as u32).count_ones() as u8;
+        value += 1;
     }
     table
 };
@@ -506,19 +517,50 @@ impl Search<'_> {
     }
 }
 
-/// An unsolved cell with the fewest candidates, `(band, cell in band)`: the first with two
-/// (found band by band with bit-sliced counts), else the first of the fewest; `None` when every
-/// cell is solved.
+/// How many of the cell's 20 peers are unsolved; counted by table, since `count_ones` is a
+/// dozen instructions on the baseline x86-64 target, which lacks `popcnt`.
+#[inline]
+fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
+    let in_band = BAND_PEERS[cell] & board.unsolved[band];
+    let column = cell % 9;
+    let (next, last) = ((band + 1) % 3, (band + 2) % 3);
+    let other_bands =
+        ((board.unsolved[next] >> column) & 0x40201) + ((board.unsolved[last] >> column) & 0x40201);
+    u32::from(ONES_IN_9_BITS[(in_band & 0x1FF) as usize])
+        + u32::from(ONES_IN_9_BITS[((in_band >> 9) & 0x1FF) as usize])
+        + u32::from(ONES_IN_9_BITS[((in_band >> 18) & 0x1FF) as usize])
+        + (other_bands & 0x3)
+        + ((other_bands >> 9) & 0x3)
+        + ((other_bands >> 18) & 0x3)
+}
+
+/// The cell to guess on, `(band, cell in band)`: among the cells with two candidates (found
+/// band by band with bit-sliced counts), the first with the most unsolved peers; with none, the
+/// first cell with the fewest candidates; `None` when every cell is solved. Preferring crowded
+/// neighbourhoods halved the tree on the hard sets against taking the first bivalue cell
+/// (top1465: 59.9 to 33.8 boards per puzzle; forum-hardest: 648 to 330), though serg's
+/// many-solution puzzles got slower (docs/benchmarks.md).
 fn choose_cell(board: &Board) -> Option<(usize, usize)> {
     if board.unsolved == [0; 3] {
         return None;
     }
+    let mut best_pair = None;
+    let mut best_score = 0;
     for band in 0..3 {
         let (_, two, three) = board.candidate_counts(band);
-        let pairs = two & !three;
-        if pairs != 0 {
-            return Some((band, pairs.trailing_zeros() as usize));
+        let mut pairs = two & !three;
+        while pairs != 0 {
+            let cell = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let score = unsolved_peers(board, band, cell);
+            if best_pair.is_none() || score > best_score {
+                best_pair = Some((band, cell));
+                best_score = score;
+            }
         }
+    }
+    if best_pair.is_some() {
+        return best_pair;
     }
     let mut best = (u32::MAX, 0, 0);
     for band in 0..3 {
