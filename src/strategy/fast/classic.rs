@@ -347,6 +347,7 @@ pub(super) fn search(
         solutions: Solutions::new(limits, on_solution),
         budget: Budget::new(limits),
         stopped: None,
+        pairs: [0; 3],
     };
     if let Some(mut board) = givens(puzzle) {
         search.run(&mut board);
@@ -412,6 +413,9 @@ struct Search<'a> {
     solutions: Solutions<'a>,
     budget: Budget<'a>,
     stopped: Option<Stop>,
+    /// The cells with two candidates, per band, as the last propagation pass counted them;
+    /// valid when `propagate` returns `true`, since that pass changed nothing.
+    pairs: [u32; 3],
 }
 
 impl Search<'_> {
@@ -427,7 +431,7 @@ impl Search<'_> {
             if !self.propagate(board) {
                 return true;
             }
-            let Some((band, cell)) = choose_cell(board) else {
+            let Some((band, cell)) = choose_cell(board, self.pairs) else {
                 return self.report(board);
             };
             let mut digits = board.digits_at(band, cell);
@@ -467,13 +471,15 @@ impl Search<'_> {
             }
             let mut placed = false;
             for band in 0..3 {
+                self.pairs[band] = 0;
                 if board.unsolved[band] == 0 {
                     continue;
                 }
-                let (one, two, _) = board.candidate_counts(band);
+                let (one, two, three) = board.candidate_counts(band);
                 if one != board.unsolved[band] {
                     return false;
                 }
+                self.pairs[band] = two & !three;
                 let mut singles = one & !two;
                 while singles != 0 {
                     let cell = singles.trailing_zeros() as usize;
@@ -540,15 +546,14 @@ fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
 /// neighbourhoods halved the tree on the hard sets against taking the first bivalue cell
 /// (top1465: 59.9 to 33.8 boards per puzzle; forum-hardest: 648 to 330), though serg's
 /// many-solution puzzles got slower (docs/benchmarks.md).
-fn choose_cell(board: &Board) -> Option<(usize, usize)> {
+fn choose_cell(board: &Board, pairs: [u32; 3]) -> Option<(usize, usize)> {
     if board.unsolved == [0; 3] {
         return None;
     }
     let mut best_pair = None;
     let mut best_score = 0;
-    for band in 0..3 {
-        let (_, two, three) = board.candidate_counts(band);
-        let mut pairs = two & !three;
+    for (band, &pairs) in pairs.iter().enumerate() {
+        let mut pairs = pairs;
         while pairs != 0 {
             let cell = pairs.trailing_zeros() as usize;
             pairs &= pairs - 1;
