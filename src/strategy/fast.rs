@@ -1,7 +1,7 @@
 //! `fast`: constraint propagation on bit boards, guessing only when it must.
 //!
 //! 9x9 puzzles take the dedicated path in [`classic`] (digit-per-band words, JCZSolve's
-//! representation, three to four times faster there). Every other shape takes the general path
+//! representation, 3.5 to 6 times faster there). Every other shape takes the general path
 //! below, which a unit test also runs on 9x9 to hold the two to the same solutions.
 //!
 //! In the general path every cell keeps its candidate digits as one word. Placing a digit removes it from the
