@@ -88,13 +88,23 @@ fn search_any_shape(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(
         solver.boards.push(root);
         solver.search_from(0);
     }
+    outcome(
+        solver.solutions.found(),
+        solver.stopped,
+        [solver.nodes, solver.guesses, solver.rounds],
+    )
+}
+
+/// How a search of either path ended: its solutions, why it stopped, and `fast`'s counters
+/// (`COUNTERS`, in that order).
+fn outcome(found: u64, stopped: Option<Stop>, counts: [u64; 3]) -> Outcome {
     let mut stats = Stats::new();
-    stats.set(Counter::Nodes, solver.nodes);
-    stats.set(Counter::Guesses, solver.guesses);
-    stats.set(Counter::PropagationRounds, solver.rounds);
+    for (counter, value) in COUNTERS.into_iter().zip(counts) {
+        stats.set(counter, value);
+    }
     Outcome {
-        found: solver.solutions.found(),
-        stopped: solver.stopped,
+        found,
+        stopped,
         stats,
     }
 }

@@ -39,7 +39,7 @@
 //! no smaller tree).
 
 use crate::model::Grid;
-use crate::strategy::{Budget, Counter, Limits, Outcome, Solutions, Stats, Stop};
+use crate::strategy::{Budget, Limits, Outcome, Solutions, Stop};
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -352,15 +352,11 @@ pub(super) fn search(
     if let Some(mut board) = givens(puzzle) {
         search.run(&mut board);
     }
-    let mut stats = Stats::new();
-    stats.set(Counter::Nodes, search.nodes);
-    stats.set(Counter::Guesses, search.guesses);
-    stats.set(Counter::PropagationRounds, search.rounds);
-    Outcome {
-        found: search.solutions.found(),
-        stopped: search.stopped,
-        stats,
-    }
+    super::outcome(
+        search.solutions.found(),
+        search.stopped,
+        [search.nodes, search.guesses, search.rounds],
+    )
 }
 
 /// The board with the givens of `puzzle` placed, not yet propagated; `None` when two givens
