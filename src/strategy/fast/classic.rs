@@ -44,6 +44,9 @@ use crate::strategy::{Budget, Limits, Outcome, Solutions, Stop};
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
+/// All 27 words of a board, as dirty bits.
+const ALL_WORDS: u32 = (1 << 27) - 1;
+
 /// The boxes (bit `k` for box `k` of the band) in which a 9-bit row of places is non-empty.
 const ROW_BOXES: [u8; 512] = {
     let mut table = [0; 512];
@@ -152,9 +155,7 @@ const BAND_PEERS: [u32; 27] = {
     let mut cell = 0;
     while cell < 27 {
         let (row, col) = (cell / 9, cell % 9);
-        let mut peers = 0x1FF << (9 * row);
-        let box_cols = 7 << (3 * (col / 3));
-        peers |= box_cols | (box_cols << 9) | (box_cols << 18);
+        let peers = (0x1FF << (9 * row)) | column_cells(7 << (3 * (col / 3)));
         table[cell] = peers & !(1 << cell);
         cell += 1;
     }
@@ -185,14 +186,6 @@ struct Board {
 }
 
 impl Board {
-    fn new() -> Board {
-        Board {
-            places: [BAND; 27],
-            dirty: (1 << 27) - 1,
-            unsolved: [BAND; 3],
-        }
-    }
-
     /// Puts `digit` in cell `cell` of `band`: it leaves the cell's row and box in the band,
     /// and the other digits leave the cell. The word update does the rest. `false` when the
     /// digit cannot go there.
@@ -384,7 +377,7 @@ fn givens(puzzle: &Grid) -> Option<Board> {
         given[band] |= bit;
         own[3 * digit + band] |= bit;
     }
-    let mut board = Board::new();
+    let mut places = [0; 27];
     for (digit, &houses) in houses.iter().enumerate() {
         let columns = column_cells((houses >> 9) & 0x1FF);
         for (band, &given) in given.iter().enumerate() {
@@ -392,11 +385,14 @@ fn givens(puzzle: &Grid) -> Option<Board> {
             let boxes = (houses >> (18 + 3 * band)) & 7;
             let blocked = ROW_CELLS[rows as usize] | BOX_CELLS[boxes as usize] | columns;
             let word = 3 * digit + band;
-            board.places[word] = (BAND & !given & !blocked) | own[word];
+            places[word] = (BAND & !given & !blocked) | own[word];
         }
     }
-    board.unsolved = given.map(|given| BAND & !given);
-    Some(board)
+    Some(Board {
+        places,
+        dirty: ALL_WORDS,
+        unsolved: given.map(|given| BAND & !given),
+    })
 }
 
 struct Search<'a> {
