@@ -70,12 +70,7 @@ fn search_any_shape(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(
         puzzle,
         boards: Vec::new(),
         queue: Vec::with_capacity(layout.cells),
-        nodes: 0,
-        guesses: 0,
-        rounds: 0,
-        solutions: Solutions::new(limits, on_solution),
-        budget: Budget::new(limits),
-        stopped: None,
+        tally: Tally::new(limits, on_solution),
     };
     let mut root = vec![DigitSet::full(layout.side).bits(); layout.cells];
     let consistent = puzzle
@@ -88,24 +83,70 @@ fn search_any_shape(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(
         solver.boards.push(root);
         solver.search_from(0);
     }
-    outcome(
-        solver.solutions.found(),
-        solver.stopped,
-        [solver.nodes, solver.guesses, solver.rounds],
-    )
+    solver.tally.outcome()
 }
 
-/// How a search of either path ended: its solutions, why it stopped, and `fast`'s counters
-/// (`COUNTERS`, in that order).
-fn outcome(found: u64, stopped: Option<Stop>, counts: [u64; 3]) -> Outcome {
-    let mut stats = Stats::new();
-    for (counter, value) in COUNTERS.into_iter().zip(counts) {
-        stats.set(counter, value);
+/// What a search of either path has spent and found: `fast`'s counters, the budget, the
+/// solutions delivered and why it stopped.
+struct Tally<'a> {
+    nodes: u64,
+    guesses: u64,
+    rounds: u64,
+    solutions: Solutions<'a>,
+    budget: Budget<'a>,
+    stopped: Option<Stop>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(limits: &'a Limits, on_solution: &'a mut dyn FnMut(&Grid)) -> Tally<'a> {
+        Tally {
+            nodes: 0,
+            guesses: 0,
+            rounds: 0,
+            solutions: Solutions::new(limits, on_solution),
+            budget: Budget::new(limits),
+            stopped: None,
+        }
     }
-    Outcome {
-        found,
-        stopped,
-        stats,
+
+    /// Counts one more node if the budget allows it; `false` (the reason kept) if not.
+    #[inline]
+    fn enter_node(&mut self) -> bool {
+        match self.budget.admit(self.nodes) {
+            Ok(()) => {
+                self.nodes += 1;
+                true
+            }
+            Err(stop) => {
+                self.stopped = Some(stop);
+                false
+            }
+        }
+    }
+
+    /// Delivers a solution; `false` (the reason kept) when it was the last one wanted.
+    fn report(&mut self, solution: &Grid) -> bool {
+        match self.solutions.report(solution) {
+            Ok(()) => true,
+            Err(stop) => {
+                self.stopped = Some(stop);
+                false
+            }
+        }
+    }
+
+    /// How the search ended, with `fast`'s counters (`COUNTERS`, in order).
+    fn outcome(self) -> Outcome {
+        let mut stats = Stats::new();
+        let counts = [self.nodes, self.guesses, self.rounds];
+        for (counter, value) in COUNTERS.into_iter().zip(counts) {
+            stats.set(counter, value);
+        }
+        Outcome {
+            found: self.solutions.found(),
+            stopped: self.stopped,
+            stats,
+        }
     }
 }
 
@@ -169,12 +210,7 @@ struct Solver<'a> {
     boards: Vec<Vec<u64>>,
     /// Cells reduced to one candidate, waiting to be placed.
     queue: Vec<u16>,
-    nodes: u64,
-    guesses: u64,
-    rounds: u64,
-    solutions: Solutions<'a>,
-    budget: Budget<'a>,
-    stopped: Option<Stop>,
+    tally: Tally<'a>,
 }
 
 impl Solver<'_> {
@@ -227,7 +263,7 @@ impl Solver<'_> {
         let side = layout.side;
         let full = DigitSet::full(side).bits();
         loop {
-            self.rounds += 1;
+            self.tally.rounds += 1;
             let mut changed = false;
             for house in layout.houses.chunks_exact(side) {
                 let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
@@ -269,11 +305,9 @@ impl Solver<'_> {
     /// Propagates the board at `depth`, then reports it or guesses. `false` when the search
     /// must stop.
     fn search_from(&mut self, depth: usize) -> bool {
-        if let Err(stop) = self.budget.admit(self.nodes) {
-            self.stopped = Some(stop);
+        if !self.tally.enter_node() {
             return false;
         }
-        self.nodes += 1;
         let mut board = std::mem::take(&mut self.boards[depth]);
         let keep_going = self.search_board(&mut board, depth);
         self.boards[depth] = board;
@@ -314,7 +348,7 @@ impl Solver<'_> {
         while remaining != 0 {
             let bit = remaining & remaining.wrapping_neg();
             remaining ^= bit;
-            self.guesses += 1;
+            self.tally.guesses += 1;
             let mut child = std::mem::take(&mut self.boards[depth + 1]);
             child.copy_from_slice(board);
             let consistent = self.assign(&mut child, best, bit);
@@ -332,11 +366,7 @@ impl Solver<'_> {
         for (cell, &bit) in board.iter().enumerate() {
             grid.set(cell, bit.trailing_zeros() as u8 + 1);
         }
-        if let Err(stop) = self.solutions.report(&grid) {
-            self.stopped = Some(stop);
-            return false;
-        }
-        true
+        self.tally.report(&grid)
     }
 }
 
