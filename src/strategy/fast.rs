@@ -39,7 +39,7 @@ impl Strategy for Fast {
     }
 
     fn summary(&self) -> &'static str {
-        "bit-board propagation (singles; band words on 9x9) with MRV guessing; the default"
+        "bit-board propagation (singles; band words and column pointing on 9x9) with MRV guessing; the default"
     }
 
     fn counters(&self) -> &'static [Counter] {
