@@ -25,9 +25,10 @@ pub(crate) enum RatingFilter {
     /// Every puzzle.
     #[default]
     Any,
-    /// Only puzzles that naked and hidden singles cannot solve (a guess is needed).
+    /// Only puzzles that `fast`'s propagation cannot solve (a guess is needed).
     Guess,
-    /// Only puzzles that naked and hidden singles solve alone.
+    /// Only puzzles that `fast`'s propagation solves alone (singles; on 9x9 also locked
+    /// candidates).
     NoGuess,
 }
 

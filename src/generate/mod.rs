@@ -378,7 +378,8 @@ pub struct Rating {
     /// Nodes `mrv` needs to prove the solution unique (counting to two); `None` when it did
     /// not finish within its budget.
     pub mrv_nodes: Option<u64>,
-    /// Whether naked and hidden singles alone solve it (`fast` makes no guess).
+    /// Whether `fast`'s propagation alone solves it, with no guess: naked and hidden singles,
+    /// and on 9x9 also locked candidates (box-line within a band, box to column).
     pub no_guess: bool,
 }
 

@@ -28,7 +28,8 @@ use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
 };
 
-/// Propagation with naked and hidden singles, MRV guessing; the default strategy.
+/// Propagation with naked and hidden singles (and locked candidates on 9x9), MRV guessing; the
+/// default strategy.
 pub struct Fast;
 
 const COUNTERS: [Counter; 3] = [Counter::Nodes, Counter::Guesses, Counter::PropagationRounds];
