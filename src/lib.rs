@@ -17,8 +17,7 @@
 //! - **`fast`** (the default): bit-board constraint propagation (naked and hidden singles; on
 //!   9x9 also locked candidates) with a guess on the cell with the fewest candidates when
 //!   propagation stalls, each guess on a copy of the board. Solves four in five of the 17-clue
-//!   puzzles without guessing. Counters: `nodes`,
-//!   `guesses`, `propagation_rounds`.
+//!   puzzles without guessing. Counters: `nodes`, `guesses`, `propagation_rounds`.
 //! - **`scan`**: plain backtracking as the textbooks write it. Row-major cells, values ascending,
 //!   each value checked by scanning its row, column and box. The teaching baseline; hopeless on
 //!   puzzles whose first rows are nearly empty (the 17-clue set), where its tree has millions
