@@ -18,7 +18,7 @@
 //! "no_guess"), `propagation_rounds` (passes of the hidden-single scan over all houses; the 9x9
 //! path counts its own kind of pass).
 
-mod classic;
+pub mod classic;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -61,6 +61,15 @@ impl Strategy for Fast {
             return outcome;
         }
         search_any_shape(puzzle, limits, on_solution)
+    }
+
+    /// As every engine counts, except that on 9x9 no solution grid is written out.
+    fn count_up_to(&self, puzzle: &Grid, limit: u64, limits: &Limits) -> Outcome {
+        let limits = limits.clone().with_max_solutions(limit);
+        if puzzle.shape() == Shape::CLASSIC {
+            return classic::count(puzzle, &limits);
+        }
+        self.search(puzzle, &limits, &mut |_| {})
     }
 }
 
@@ -128,7 +137,20 @@ impl<'a> Tally<'a> {
 
     /// Delivers a solution; `false` (the reason kept) when it was the last one wanted.
     fn report(&mut self, solution: &Grid) -> bool {
-        match self.solutions.report(solution) {
+        let counted = self.solutions.report(solution);
+        self.keep_going(counted)
+    }
+
+    /// Counts a solution without showing it to anyone, for a search that only counts; `false`
+    /// (the reason kept) when it was the last one wanted.
+    fn count(&mut self) -> bool {
+        let counted = self.solutions.count();
+        self.keep_going(counted)
+    }
+
+    /// `true` when the search goes on; otherwise keeps the reason it stops.
+    fn keep_going(&mut self, counted: Result<(), Stop>) -> bool {
+        match counted {
             Ok(()) => true,
             Err(stop) => {
                 self.stopped = Some(stop);
@@ -433,6 +455,43 @@ mod tests {
         assert!(
             multiple >= 20,
             "only {multiple} puzzles with several solutions"
+        );
+    }
+
+    /// Counting without writing grids out must end exactly as searching does: the same count,
+    /// the same reason to stop, the same counters.
+    #[test]
+    fn the_classic_path_counts_as_it_searches() {
+        let mut all = puzzles(include_str!("../../corpora/reference.txt"));
+        all.extend(puzzles(include_str!(
+            "../../corpora/generated/9x9-minimal.txt"
+        )));
+        // Several solutions: the first minimal puzzle with three givens taken out.
+        let mut loose = all.last().unwrap().clone();
+        let givens: Vec<usize> = (0..81).filter(|&cell| loose.get(cell) != 0).collect();
+        for &cell in givens.iter().take(3) {
+            loose.set(cell, 0);
+        }
+        all.push(loose);
+        all.push(Grid::empty(Shape::CLASSIC));
+        let mut several = 0;
+        for puzzle in &all {
+            for limit in [1, 2, 5] {
+                let limits = Limits::unlimited().with_max_solutions(limit);
+                let mut shown = 0;
+                let searched = classic::search(puzzle, &limits, &mut |_| shown += 1);
+                let counted = Fast.count_up_to(puzzle, limit, &Limits::unlimited());
+                let line = crate::model::to_line(puzzle).unwrap();
+                assert_eq!(counted.found, searched.found, "{line} up to {limit}");
+                assert_eq!(counted.found, shown, "{line} up to {limit}");
+                assert_eq!(counted.stopped, searched.stopped, "{line} up to {limit}");
+                assert_eq!(counted.stats, searched.stats, "{line} up to {limit}");
+                several += usize::from(limit == 5 && counted.found > 1);
+            }
+        }
+        assert!(
+            several >= 2,
+            "only {several} puzzles with several solutions"
         );
     }
 

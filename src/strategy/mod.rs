@@ -8,7 +8,7 @@ mod backtrack;
 mod budget;
 mod dlx;
 mod dlx_knuth;
-mod fast;
+pub mod fast;
 mod mrv;
 mod observe;
 mod registry;
@@ -317,8 +317,15 @@ impl<'a> Solutions<'a> {
 
     /// Delivers one solution; `Err(Stop::SolutionLimit)` when it was the last one wanted.
     pub(crate) fn report(&mut self, grid: &Grid) -> Result<(), Stop> {
-        self.found += 1;
         (self.on_solution)(grid);
+        self.count()
+    }
+
+    /// Counts one solution that nobody asked to see (a search that only counts, such as
+    /// [`Strategy::count_up_to`], need not write it out); `Err(Stop::SolutionLimit)` when it
+    /// was the last one wanted.
+    pub(crate) fn count(&mut self) -> Result<(), Stop> {
+        self.found += 1;
         if self.found >= self.limit {
             return Err(Stop::SolutionLimit);
         }
