@@ -132,6 +132,46 @@ const LOCKED_COLUMNS: [u16; 512] = {
     table
 };
 
+/// For each cell of a band, its column.
+const COLUMN: [u8; 27] = {
+    let mut table = [0; 27];
+    let mut cell = 0;
+    while cell < 27 {
+        table[cell] = (cell % 9) as u8;
+        cell += 1;
+    }
+    table
+};
+
+/// For each word, the words of the same digit in the two other bands (for a band, `0..3`,
+/// the two other bands).
+const SAME_DIGIT: [[u8; 2]; 27] = {
+    let mut table = [[0; 2]; 27];
+    let mut word = 0;
+    while word < 27 {
+        let first = word - word % 3;
+        table[word] = [
+            (first + (word + 1) % 3) as u8,
+            (first + (word + 2) % 3) as u8,
+        ];
+        word += 1;
+    }
+    table
+};
+
+/// A 9-bit row of places when it has one place only (a placement), else 0.
+const ALONE_IN_ROW: [u16; 512] = {
+    let mut table = [0; 512];
+    let mut row: usize = 0;
+    while row < 512 {
+        if row.is_power_of_two() {
+            table[row] = row as u16;
+        }
+        row += 1;
+    }
+    table
+};
+
 /// The number of ones in each 9-bit value.
 const ONES_IN_9_BITS: [u8; 512] = {
     let mut table = [0; 512];
@@ -190,6 +230,21 @@ const BAND_PEERS: [u32; 27] = {
     table
 };
 
+/// For each cell value of a 9x9 grid, all ones when it is a given, zero when it is empty.
+const PRESENT: [u32; 10] = [0, !0, !0, !0, !0, !0, !0, !0, !0, !0];
+
+/// For each cell of the board, its row, column and box (bits 0-8, 9-17, 18-26).
+const CELL_HOUSES: [u32; 81] = {
+    let mut table = [0; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        let (row, col) = (cell / 9, cell % 9);
+        table[cell] = (1 << row) | (1 << (9 + col)) | (1 << (18 + 3 * (row / 3) + col / 3));
+        cell += 1;
+    }
+    table
+};
+
 /// The columns (9 bits) in which a band word has a place.
 #[inline]
 fn columns(word: u32) -> u32 {
@@ -226,9 +281,7 @@ impl Board {
             return false;
         }
         // Branch-free: the loop also takes the bit from this digit; it is put back below.
-        for other in 0..9 {
-            self.remove(3 * other + band, bit);
-        }
+        self.clear_cells(band, bit);
         self.places[word] = places & !BAND_PEERS[cell];
         self.dirty |= 1 << word;
         self.unsolved[band] &= !bit;
@@ -243,6 +296,24 @@ impl Board {
         self.unsolved[band] &= !(1 << cell);
     }
 
+    /// Removes `cells` of `band` from all nine digits, marking dirty the words that changed.
+    /// The changes are gathered at fixed shifts and moved to the band once, cheaper than a
+    /// shift by a variable amount per word (1.5% fewer instructions on serg's set). Keeping a
+    /// band's nine words side by side instead, so that the compiler clears them with SSE2, ran
+    /// 15% slower: word-sized stores then wide loads of the same bytes stall.
+    #[inline]
+    fn clear_cells(&mut self, band: usize, cells: u32) {
+        let mut changed = 0;
+        for digit in 0..9 {
+            let word = 3 * digit + band;
+            let old = self.places[word];
+            let new = old & !cells;
+            self.places[word] = new;
+            changed |= u32::from(new != old) << (3 * digit);
+        }
+        self.dirty |= changed << band;
+    }
+
     /// Removes `cells` from word `word`, marking it dirty if that changed it.
     #[inline]
     fn remove(&mut self, word: usize, cells: u32) {
@@ -255,7 +326,7 @@ impl Board {
     /// Propagates the change to word `word` (digit `word / 3`, band `word % 3`); `false` on a
     /// contradiction.
     fn update(&mut self, word: usize) -> bool {
-        let (digit, band) = (word / 3, word % 3);
+        let band = word % 3;
         let mut places = self.places[word];
         let segments = usize::from(ROW_BOXES[(places & 0x1FF) as usize])
             | usize::from(ROW_BOXES[((places >> 9) & 0x1FF) as usize]) << 3
@@ -267,27 +338,21 @@ impl Board {
         places &= allowed;
         // Every row keeps a place (each permutation has one segment per row); a row with one
         // place left is a placement.
-        let mut single = 0;
-        for row in 0..3 {
-            let places_in_row = (places >> (9 * row)) & 0x1FF;
-            if places_in_row & places_in_row.wrapping_sub(1) == 0 {
-                single |= places_in_row << (9 * row);
-            }
-        }
+        let single = u32::from(ALONE_IN_ROW[(places & 0x1FF) as usize])
+            | u32::from(ALONE_IN_ROW[((places >> 9) & 0x1FF) as usize]) << 9
+            | u32::from(ALONE_IN_ROW[(places >> 18) as usize]) << 18;
         self.places[word] = places;
         let locked = column_cells(u32::from(LOCKED_COLUMNS[columns(places) as usize]));
-        let (next, last) = ((band + 1) % 3, (band + 2) % 3);
-        if (self.places[3 * digit + next] | self.places[3 * digit + last]) & locked != 0 {
-            self.remove(3 * digit + next, locked);
-            self.remove(3 * digit + last, locked);
+        let [next, last] = SAME_DIGIT[word].map(usize::from);
+        if (self.places[next] | self.places[last]) & locked != 0 {
+            self.remove(next, locked);
+            self.remove(last, locked);
         }
         let solved = single & self.unsolved[band];
         if solved != 0 {
             self.unsolved[band] &= !solved;
             // The loop hits this word too; it is written back whole after it.
-            for other in 0..9 {
-                self.remove(3 * other + band, solved);
-            }
+            self.clear_cells(band, solved);
             self.places[word] = places;
             self.dirty &= !(1 << word);
         }
@@ -409,20 +474,22 @@ fn givens(puzzle: &Grid) -> Option<Board> {
     // Per band, the cells with a given; per word, those of its digit.
     let mut given = [0u32; 3];
     let mut own = [0u32; 27];
-    for (cell, &value) in puzzle.cells().iter().enumerate() {
-        if value == 0 {
-            continue;
+    // Every cell takes the same steps, an empty one with its masks at zero: skipping empty
+    // cells was a branch mispredicted at about one given in four (cachegrind, serg's set).
+    for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
+        for (bit, &value) in cells.iter().enumerate() {
+            // All ones for a given, by table: LLVM turns `value != 0` back into a branch.
+            let present = PRESENT[usize::from(value)];
+            let digit = usize::from(value.saturating_sub(1));
+            let its = CELL_HOUSES[27 * band + bit] & present;
+            if houses[digit] & its != 0 {
+                return None;
+            }
+            houses[digit] |= its;
+            let cell = (1 << bit) & present;
+            given[band] |= cell;
+            own[3 * digit + band] |= cell;
         }
-        let digit = usize::from(value - 1);
-        let (row, col) = (cell / 9, cell % 9);
-        let its = (1 << row) | (1 << (9 + col)) | (1 << (18 + 3 * (row / 3) + col / 3));
-        if houses[digit] & its != 0 {
-            return None;
-        }
-        houses[digit] |= its;
-        let (band, bit) = (cell / 27, 1 << (cell % 27));
-        given[band] |= bit;
-        own[3 * digit + band] |= bit;
     }
     let mut places = [0; 27];
     for (digit, &houses) in houses.iter().enumerate() {
@@ -565,16 +632,16 @@ impl Search<'_> {
 #[inline]
 fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
     let in_band = BAND_PEERS[cell] & board.unsolved[band];
-    let column = cell % 9;
-    let (next, last) = ((band + 1) % 3, (band + 2) % 3);
+    let column = COLUMN[cell];
+    let [next, last] = SAME_DIGIT[band].map(usize::from);
+    // The column's unsolved cells in the other bands, 0 to 2 per row of a band (bits 0, 9 and
+    // 18), summed into bits 18 to 20 by the multiplication.
     let other_bands =
         ((board.unsolved[next] >> column) & 0x40201) + ((board.unsolved[last] >> column) & 0x40201);
     u32::from(ONES_IN_9_BITS[(in_band & 0x1FF) as usize])
         + u32::from(ONES_IN_9_BITS[((in_band >> 9) & 0x1FF) as usize])
-        + u32::from(ONES_IN_9_BITS[((in_band >> 18) & 0x1FF) as usize])
-        + (other_bands & 0x3)
-        + ((other_bands >> 9) & 0x3)
-        + ((other_bands >> 18) & 0x3)
+        + u32::from(ONES_IN_9_BITS[(in_band >> 18) as usize])
+        + ((other_bands.wrapping_mul(0x40201) >> 18) & 7)
 }
 
 /// The cell to guess on, `(band, cell in band)`: among the cells with two candidates (found
@@ -630,6 +697,35 @@ mod tests {
         assert_eq!(LOCKED_COLUMNS[0b001_000_011], 0b001_000_000);
         assert_eq!(LOCKED_COLUMNS[0b100_010_001], 0b100_010_001);
         assert_eq!(LOCKED_COLUMNS[0b111_111_111], 0);
+    }
+
+    #[test]
+    fn unsolved_peers_counts_the_unsolved_cells_among_the_twenty_peers() {
+        let text = include_str!("../../../corpora/generated/9x9-minimal.txt");
+        let puzzles =
+            crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
+                .map(|record| record.unwrap().puzzle)
+                .take(20);
+        let mut checked = 0;
+        for puzzle in puzzles {
+            let board = givens(&puzzle).unwrap();
+            let unsolved = |cell: usize| board.unsolved[cell / 27] & (1 << (cell % 27)) != 0;
+            for cell in (0..81).filter(|&cell| unsolved(cell)) {
+                let (row, col) = (cell / 9, cell % 9);
+                let peer = |other: usize| {
+                    let (r, c) = (other / 9, other % 9);
+                    other != cell
+                        && (r == row || c == col || (r / 3 == row / 3 && c / 3 == col / 3))
+                };
+                let expected = (0..81)
+                    .filter(|&other| peer(other) && unsolved(other))
+                    .count();
+                let counted = unsolved_peers(&board, cell / 27, cell % 27);
+                assert_eq!(counted as usize, expected, "cell {cell}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]
