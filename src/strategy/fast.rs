@@ -18,7 +18,7 @@
 //! "no_guess"), `propagation_rounds` (passes of the hidden-single scan over all houses; the 9x9
 //! path counts its own kind of pass).
 
-pub mod classic;
+mod classic;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};

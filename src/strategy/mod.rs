@@ -8,7 +8,7 @@ mod backtrack;
 mod budget;
 mod dlx;
 mod dlx_knuth;
-pub mod fast;
+mod fast;
 mod mrv;
 mod observe;
 mod registry;
