@@ -344,12 +344,12 @@ pub fn generate(options: &Options, checker: &dyn Strategy, seed: u64, index: u64
         for cell in orbit {
             puzzle.set(*cell, 0);
         }
-        let mut limits = Limits::solutions(2);
+        let mut limits = Limits::default();
         if let Some(timeout) = options.check_timeout {
             limits = limits.with_timeout(timeout);
         }
         checks += 1;
-        match checker.search(&puzzle, &limits, &mut |_| {}).verdict() {
+        match checker.count_up_to(&puzzle, 2, &limits).verdict() {
             Verdict::Unique => clues -= orbit.len(),
             verdict => {
                 if verdict == Verdict::Unknown {
