@@ -289,6 +289,24 @@ impl Board {
         true
     }
 
+    /// Puts `digit` in cell `cell` of `band`, one of the cell's `candidates` (bit per digit):
+    /// as [`Board::assign`], but only the other candidates have the cell to lose, one of them
+    /// on a cell with two.
+    #[inline]
+    fn guess(&mut self, band: usize, cell: usize, digit: usize, candidates: u32) {
+        let bit = 1 << cell;
+        let mut others = candidates & !(1 << digit);
+        while others != 0 {
+            let other = others.trailing_zeros() as usize;
+            others &= others - 1;
+            self.remove(3 * other + band, bit);
+        }
+        let word = 3 * digit + band;
+        self.places[word] &= !BAND_PEERS[cell];
+        self.dirty |= 1 << word;
+        self.unsolved[band] &= !bit;
+    }
+
     /// Puts in cell `cell` of `band` its only candidate, `digit`. No other digit has the cell
     /// to lose, so it is marked solved here and the update skips that step.
     #[inline]
@@ -545,17 +563,18 @@ impl Search<'_> {
             let Some((band, cell)) = choose_cell(board, self.pairs) else {
                 return self.report(board);
             };
-            let mut digits = board.digits_at(band, cell);
+            let candidates = board.digits_at(band, cell);
+            let mut digits = candidates;
             loop {
                 let digit = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
                 self.tally.guesses += 1;
                 if digits == 0 {
-                    board.assign(band, cell, digit);
+                    board.guess(band, cell, digit, candidates);
                     break;
                 }
                 let mut child = *board;
-                child.assign(band, cell, digit);
+                child.guess(band, cell, digit, candidates);
                 if !self.run(&mut child) {
                     return false;
                 }
