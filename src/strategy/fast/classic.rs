@@ -403,6 +403,11 @@ impl Board {
     fn column_singles(&mut self) -> Option<bool> {
         const ROW: u64 = 0x1FF | 0x1FF << 32;
         let mut placed = false;
+        // Unsolved cells in both halves; a cell solved below leaves the later digits' words,
+        // so these may stay as they are.
+        let unsolved = self
+            .unsolved
+            .map(|unsolved| u64::from(unsolved) | u64::from(unsolved) << 32);
         for first in (0..9).step_by(2) {
             let pair = |band: usize| {
                 let high = self
@@ -420,8 +425,7 @@ impl Board {
                     twice |= once & columns;
                     once |= columns;
                 }
-                let unsolved = u64::from(self.unsolved[band]);
-                solved |= word & !(unsolved | unsolved << 32);
+                solved |= word & !unsolved[band];
             }
             // The columns where the digits are already placed.
             let done = (solved | solved >> 9 | solved >> 18) & ROW;
@@ -489,6 +493,25 @@ fn run(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid), grids
     search.tally.outcome()
 }
 
+/// Bit `i` set when `bytes[i]` is not zero (at most 32 bytes), eight bytes at a time: each
+/// byte's bits are folded into its lowest bit, and one multiplication gathers the eight low
+/// bits into the top byte (bit `8 * j` moves to `56 + j`; no two products share a position, so
+/// nothing carries). Byte by byte it took 6 instructions per cell.
+fn nonzero_bytes(bytes: &[u8]) -> u32 {
+    let mut mask = 0;
+    for (chunk_index, chunk) in bytes.chunks(8).enumerate() {
+        let mut eight = [0; 8];
+        eight[..chunk.len()].copy_from_slice(chunk);
+        let word = u64::from_le_bytes(eight);
+        let folded = word | word >> 4;
+        let folded = folded | folded >> 2;
+        let low_bits = (folded | folded >> 1) & 0x0101_0101_0101_0101;
+        let gathered = low_bits.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        mask |= (gathered as u32) << (8 * chunk_index);
+    }
+    mask
+}
+
 /// The board with the givens of `puzzle` placed, not yet propagated; `None` when two givens
 /// share a digit in a row, column or box. Built word by word (each digit's places are the free
 /// cells outside the rows, columns and boxes of its givens): placing the givens one by one cost
@@ -500,12 +523,8 @@ fn givens(puzzle: &Grid) -> Option<Board> {
     let mut given = [0u32; 3];
     let mut own = [0u32; 27];
     for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
-        // The givens of the band as a bit set first (the compiler compares 16 bytes at a
-        // time), then one step per given.
-        let mut present = 0u32;
-        for (bit, &value) in cells.iter().enumerate() {
-            present |= u32::from(value != 0) << bit;
-        }
+        // The givens of the band as a bit set first, then one step per given.
+        let mut present = nonzero_bytes(cells);
         given[band] = present;
         while present != 0 {
             let bit = present.trailing_zeros() as usize;
@@ -683,22 +702,23 @@ fn choose_cell(board: &Board, pairs: [u32; 3]) -> Option<(usize, usize)> {
     if board.unsolved == [0; 3] {
         return None;
     }
-    let mut best_pair = None;
+    // Scores count one more than the unsolved peers, so that any bivalue cell beats none.
+    let mut best_pair = (0, 0);
     let mut best_score = 0;
     for (band, &pairs) in pairs.iter().enumerate() {
         let mut pairs = pairs;
         while pairs != 0 {
             let cell = pairs.trailing_zeros() as usize;
             pairs &= pairs - 1;
-            let score = unsolved_peers(board, band, cell);
-            if best_pair.is_none() || score > best_score {
-                best_pair = Some((band, cell));
+            let score = unsolved_peers(board, band, cell) + 1;
+            if score > best_score {
+                best_pair = (band, cell);
                 best_score = score;
             }
         }
     }
-    if best_pair.is_some() {
-        return best_pair;
+    if best_score > 0 {
+        return Some(best_pair);
     }
     let mut best = (u32::MAX, 0, 0);
     for band in 0..3 {
@@ -719,6 +739,25 @@ fn choose_cell(board: &Board, pairs: [u32; 3]) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
     use crate::model::Shape;
+
+    #[test]
+    fn nonzero_bytes_marks_every_non_zero_byte() {
+        assert_eq!(nonzero_bytes(&[]), 0);
+        assert_eq!(nonzero_bytes(&[0; 27]), 0);
+        assert_eq!(nonzero_bytes(&[9; 27]), (1 << 27) - 1);
+        let mut bytes = [0u8; 27];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            // 1, 2, 4, ..., 128 and 255 in turn, every third byte left at zero.
+            if i % 3 != 1 {
+                *byte = if i % 9 == 8 { 255 } else { 1 << (i % 8) };
+            }
+        }
+        let expected = (0..27)
+            .filter(|i| i % 3 != 1)
+            .fold(0, |mask, i| mask | 1 << i);
+        assert_eq!(nonzero_bytes(&bytes), expected);
+        assert_eq!(nonzero_bytes(&[0, 0, 0, 0, 0, 0, 0, 0, 7]), 1 << 8);
+    }
 
     #[test]
     fn a_box_with_one_column_left_locks_it() {
