@@ -58,9 +58,11 @@ const BAND: u32 = (1 << 27) - 1;
 /// All 27 words of a board, as dirty bits.
 const ALL_WORDS: u32 = (1 << 27) - 1;
 
-/// The boxes (bit `k` for box `k` of the band) in which a 9-bit row of places is non-empty.
-const ROW_BOXES: [u8; 512] = {
-    let mut table = [0; 512];
+/// For row `r` of a band and its 9 bits of places, the segments (bit `3 * r + k` for box `k`)
+/// where it has a place; shifted in the table, not after the look-up, to keep the word
+/// update's chain of dependent steps short.
+const ROW_BOXES: [[u16; 512]; 3] = {
+    let mut table = [[0; 512]; 3];
     let mut row = 0;
     while row < 512 {
         let mut boxes = 0;
@@ -71,7 +73,9 @@ const ROW_BOXES: [u8; 512] = {
             }
             k += 1;
         }
-        table[row] = boxes;
+        table[0][row] = boxes;
+        table[1][row] = boxes << 3;
+        table[2][row] = boxes << 6;
         row += 1;
     }
     table
@@ -116,8 +120,10 @@ const BAND_ALLOWED: [u32; 512] = {
 };
 
 /// For a 9-bit set of columns where a digit can go in a band, the columns that are the only
-/// one left in their box: the digit is there in this band, so not in the other two bands.
-const LOCKED_COLUMNS: [u16; 512] = {
+/// one left in their box: the digit is there in this band, so not in the other two bands. As
+/// the cells of those columns on the three rows of a band: a multiplication after the look-up
+/// would lengthen the chain of dependent steps of every word update.
+const LOCKED_COLUMNS: [u32; 512] = {
     let mut table = [0; 512];
     let mut columns: usize = 0;
     while columns < 512 {
@@ -130,7 +136,7 @@ const LOCKED_COLUMNS: [u16; 512] = {
             }
             k += 1;
         }
-        table[columns] = locked as u16;
+        table[columns] = column_cells(locked as u32);
         columns += 1;
     }
     table
@@ -352,9 +358,11 @@ impl Board {
     fn update(&mut self, word: usize) -> bool {
         let band = word % 3;
         let mut places = self.places[word];
-        let segments = usize::from(ROW_BOXES[(places & 0x1FF) as usize])
-            | usize::from(ROW_BOXES[((places >> 9) & 0x1FF) as usize]) << 3
-            | usize::from(ROW_BOXES[((places >> 18) & 0x1FF) as usize]) << 6;
+        let segments = usize::from(
+            ROW_BOXES[0][(places & 0x1FF) as usize]
+                | ROW_BOXES[1][((places >> 9) & 0x1FF) as usize]
+                | ROW_BOXES[2][((places >> 18) & 0x1FF) as usize],
+        );
         let allowed = BAND_ALLOWED[segments & 0x1FF];
         if allowed == 0 {
             return false;
@@ -366,7 +374,7 @@ impl Board {
             | u32::from(ALONE_IN_ROW[((places >> 9) & 0x1FF) as usize]) << 9
             | u32::from(ALONE_IN_ROW[(places >> 18) as usize]) << 18;
         self.places[word] = places;
-        let locked = column_cells(u32::from(LOCKED_COLUMNS[columns(places) as usize]));
+        let locked = LOCKED_COLUMNS[columns(places) as usize];
         let [next, last] = SAME_DIGIT[word].map(usize::from);
         if (self.places[next] | self.places[last]) & locked != 0 {
             self.remove(next, locked);
@@ -762,8 +770,8 @@ mod tests {
     #[test]
     fn a_box_with_one_column_left_locks_it() {
         // Box 0: columns 0 and 1; box 1: none; box 2: column 6 only.
-        assert_eq!(LOCKED_COLUMNS[0b001_000_011], 0b001_000_000);
-        assert_eq!(LOCKED_COLUMNS[0b100_010_001], 0b100_010_001);
+        assert_eq!(LOCKED_COLUMNS[0b001_000_011], column_cells(0b001_000_000));
+        assert_eq!(LOCKED_COLUMNS[0b100_010_001], column_cells(0b100_010_001));
         assert_eq!(LOCKED_COLUMNS[0b111_111_111], 0);
     }
 
