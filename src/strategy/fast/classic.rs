@@ -58,31 +58,9 @@ const BAND: u32 = (1 << 27) - 1;
 /// All 27 words of a board, as dirty bits.
 const ALL_WORDS: u32 = (1 << 27) - 1;
 
-/// For row `r` of a band and its 9 bits of places, the segments (bit `3 * r + k` for box `k`)
-/// where it has a place; shifted in the table, not after the look-up, to keep the word
-/// update's chain of dependent steps short.
-const ROW_BOXES: [[u16; 512]; 3] = {
-    let mut table = [[0; 512]; 3];
-    let mut row = 0;
-    while row < 512 {
-        let mut boxes = 0;
-        let mut k = 0;
-        while k < 3 {
-            if (row >> (3 * k)) & 7 != 0 {
-                boxes |= 1 << k;
-            }
-            k += 1;
-        }
-        table[0][row] = boxes;
-        table[1][row] = boxes << 3;
-        table[2][row] = boxes << 6;
-        row += 1;
-    }
-    table
-};
-
-/// For the segments still possible (bit `3 * row + box`), the cells of the band covered by the
-/// union of all 3x3 permutation matrices among them; 0 when none fits.
+/// For the segments still possible (bit `3 * box + row`, as [`segments`] finds them), the cells
+/// of the band covered by the union of all 3x3 permutation matrices among them; 0 when none
+/// fits.
 const BAND_ALLOWED: [u32; 512] = {
     const PERMUTATIONS: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -113,7 +91,16 @@ const BAND_ALLOWED: [u32; 512] = {
             }
             bit += 1;
         }
-        table[segments] = cells;
+        // Built from the row-major bit order (`3 * row + box`), stored under the box-major one.
+        let mut transposed = 0;
+        let mut bit = 0;
+        while bit < 9 {
+            if segments & (1 << bit) != 0 {
+                transposed |= 1 << (3 * (bit % 3) + bit / 3);
+            }
+            bit += 1;
+        }
+        table[transposed] = cells;
         segments += 1;
     }
     table
@@ -252,6 +239,17 @@ const CELL_HOUSES: [u32; 81] = {
     table
 };
 
+/// The segments (row of a box, three cells) of a band word that have a place, as 9 bits: bit
+/// `3 * box + row`. Each segment's three bits are folded into its lowest (bits `3 * k`), and
+/// shifting by 8 and 16 brings the nine lowest bits together without overlap. Arithmetic, not
+/// a table: the word update is a chain of dependent steps, and this is shorter than a look-up
+/// per row.
+#[inline]
+fn segments(word: u32) -> usize {
+    let folded = (word | word >> 1 | word >> 2) & 0x0124_9249;
+    ((folded | folded >> 8 | folded >> 16) & 0x1FF) as usize
+}
+
 /// The columns (9 bits) in which a band word has a place.
 #[inline]
 fn columns(word: u32) -> u32 {
@@ -339,7 +337,7 @@ impl Board {
             let old = self.places[word];
             let new = old & !cells;
             self.places[word] = new;
-            changed |= u32::from(new != old) << (3 * digit);
+            changed |= u32::from(old & cells != 0) << (3 * digit);
         }
         self.dirty |= changed << band;
     }
@@ -350,7 +348,7 @@ impl Board {
         let old = self.places[word];
         let new = old & !cells;
         self.places[word] = new;
-        self.dirty |= u32::from(new != old) << word;
+        self.dirty |= u32::from(old & cells != 0) << word;
     }
 
     /// Propagates the change to word `word` (digit `word / 3`, band `word % 3`); `false` on a
@@ -358,12 +356,7 @@ impl Board {
     fn update(&mut self, word: usize) -> bool {
         let band = word % 3;
         let mut places = self.places[word];
-        let segments = usize::from(
-            ROW_BOXES[0][(places & 0x1FF) as usize]
-                | ROW_BOXES[1][((places >> 9) & 0x1FF) as usize]
-                | ROW_BOXES[2][((places >> 18) & 0x1FF) as usize],
-        );
-        let allowed = BAND_ALLOWED[segments & 0x1FF];
+        let allowed = BAND_ALLOWED[segments(places)];
         if allowed == 0 {
             return false;
         }
@@ -765,6 +758,19 @@ mod tests {
             .fold(0, |mask, i| mask | 1 << i);
         assert_eq!(nonzero_bytes(&bytes), expected);
         assert_eq!(nonzero_bytes(&[0, 0, 0, 0, 0, 0, 0, 0, 7]), 1 << 8);
+    }
+
+    #[test]
+    fn segments_are_numbered_box_major() {
+        assert_eq!(segments(0), 0);
+        assert_eq!(segments(BAND), 0x1FF);
+        // Row 0 of box 0, row 1 of box 1, row 2 of box 2: one cell each.
+        let diagonal = 1 | 1 << (9 + 4) | 1 << (18 + 8);
+        assert_eq!(segments(diagonal), 1 | 1 << 4 | 1 << 8);
+        // Row 1 of box 0 and row 0 of box 2.
+        assert_eq!(segments(1 << 10 | 1 << 7), 1 << 1 | 1 << 6);
+        assert_eq!(BAND_ALLOWED[segments(diagonal)], 7 | 7 << 12 | 7 << 24);
+        assert_eq!(BAND_ALLOWED[segments(1 << 10 | 1 << 7)], 0);
     }
 
     #[test]
