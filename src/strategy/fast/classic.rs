@@ -376,7 +376,7 @@ impl Board {
         let solved = single & self.unsolved[band];
         if solved != 0 {
             self.unsolved[band] &= !solved;
-            // The loop hits this word too; it is written back whole after it.
+            // The clearing hits this word too; it is written back whole after it.
             self.clear_cells(band, solved);
             self.places[word] = places;
             self.dirty &= !(1 << word);
@@ -499,6 +499,7 @@ fn run(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid), grids
 /// bits into the top byte (bit `8 * j` moves to `56 + j`; no two products share a position, so
 /// nothing carries). Byte by byte it took 6 instructions per cell.
 fn nonzero_bytes(bytes: &[u8]) -> u32 {
+    debug_assert!(bytes.len() <= 32, "{} bytes do not fit a u32", bytes.len());
     let mut mask = 0;
     for (chunk_index, chunk) in bytes.chunks(8).enumerate() {
         let mut eight = [0; 8];
