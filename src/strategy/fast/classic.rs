@@ -331,15 +331,17 @@ impl Board {
     )]
     #[inline(always)]
     fn clear_cells(&mut self, band: usize, cells: u32) {
-        let mut changed = 0;
-        for digit in 0..9 {
+        let mut changed = [0; 9];
+        for (digit, changed) in changed.iter_mut().enumerate() {
             let word = 3 * digit + band;
             let old = self.places[word];
-            let new = old & !cells;
-            self.places[word] = new;
-            changed |= u32::from(old & cells != 0) << (3 * digit);
+            self.places[word] = old & !cells;
+            *changed = u32::from(old & cells != 0) << (3 * digit);
         }
-        self.dirty |= changed << band;
+        // Combined as a tree, not one after the other: the next word to update waits on this
+        // (serg 1.03 to 1.02x of the crate, 17-clue 0.73 to 0.71x).
+        let [d0, d1, d2, d3, d4, d5, d6, d7, d8] = changed;
+        self.dirty |= (((d0 | d1) | (d2 | d3)) | ((d4 | d5) | (d6 | d7)) | d8) << band;
     }
 
     /// Removes `cells` from word `word`, marking it dirty if that changed it.
