@@ -140,8 +140,7 @@ const COLUMN: [u8; 27] = {
     table
 };
 
-/// For each word, the words of the same digit in the two other bands (for a band, `0..3`,
-/// the two other bands).
+/// For each word, the words of the same digit in the two other bands.
 const SAME_DIGIT: [[u8; 2]; 27] = {
     let mut table = [[0; 2]; 27];
     let mut word = 0;
@@ -155,6 +154,9 @@ const SAME_DIGIT: [[u8; 2]; 27] = {
     }
     table
 };
+
+/// For each band, the two other bands.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
 
 /// A 9-bit row of places when it has one place only (a placement), else 0.
 const ALONE_IN_ROW: [u16; 512] = {
@@ -285,11 +287,9 @@ impl Board {
         if places & bit == 0 {
             return false;
         }
-        // Branch-free: the loop also takes the bit from this digit; it is put back below.
+        // Branch-free: the clearing also takes the bit from this digit; `places` puts it back.
         self.clear_cells(band, bit);
-        self.places[word] = places & !BAND_PEERS[cell];
-        self.dirty |= 1 << word;
-        self.unsolved[band] &= !bit;
+        self.settle(band, cell, digit, places);
         true
     }
 
@@ -305,10 +305,17 @@ impl Board {
             others &= others - 1;
             self.remove(3 * other + band, bit);
         }
+        self.settle(band, cell, digit, self.places[3 * digit + band]);
+    }
+
+    /// The last step of a placement once the other digits have left the cell: `digit`'s word
+    /// becomes `places` without the cell's row and box peers, and the cell is solved.
+    #[inline]
+    fn settle(&mut self, band: usize, cell: usize, digit: usize, places: u32) {
         let word = 3 * digit + band;
-        self.places[word] &= !BAND_PEERS[cell];
+        self.places[word] = places & !BAND_PEERS[cell];
         self.dirty |= 1 << word;
-        self.unsolved[band] &= !bit;
+        self.unsolved[band] &= !(1 << cell);
     }
 
     /// Puts in cell `cell` of `band` its only candidate, `digit`. No other digit has the cell
@@ -685,7 +692,7 @@ impl Search<'_> {
 fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
     let in_band = BAND_PEERS[cell] & board.unsolved[band];
     let column = COLUMN[cell];
-    let [next, last] = SAME_DIGIT[band].map(usize::from);
+    let [next, last] = OTHER_BANDS[band];
     // The column's unsolved cells in the other bands, 0 to 2 per row of a band (bits 0, 9 and
     // 18), summed into bits 18 to 20 by the multiplication.
     let other_bands =
