@@ -393,18 +393,39 @@ impl Board {
         true
     }
 
-    /// For each band, the unsolved cells with at least one, two and three candidates.
+    /// For each band, the unsolved cells with at least one, two and three candidates. Bands 0
+    /// and 1 are counted together, one in each half of a `u64`: a digit's words for them are
+    /// neighbours, so one load fetches both.
     #[inline]
-    fn candidate_counts(&self, band: usize) -> (u32, u32, u32) {
-        let (mut one, mut two, mut three) = (0, 0, 0);
+    fn candidate_counts(&self) -> [(u32, u32, u32); 3] {
+        let (mut one, mut two, mut three) = (0u64, 0u64, 0u64);
+        let (mut one_2, mut two_2, mut three_2) = (0u32, 0u32, 0u32);
         for digit in 0..9 {
-            let places = self.places[3 * digit + band];
+            let places =
+                u64::from(self.places[3 * digit]) | u64::from(self.places[3 * digit + 1]) << 32;
             three |= two & places;
             two |= one & places;
             one |= places;
+            let places = self.places[3 * digit + 2];
+            three_2 |= two_2 & places;
+            two_2 |= one_2 & places;
+            one_2 |= places;
         }
-        let unsolved = self.unsolved[band];
-        (one & unsolved, two & unsolved, three & unsolved)
+        let [unsolved_0, unsolved_1, unsolved_2] = self.unsolved;
+        let half = |counts: u64, shift: u32, unsolved: u32| (counts >> shift) as u32 & unsolved;
+        [
+            (
+                half(one, 0, unsolved_0),
+                half(two, 0, unsolved_0),
+                half(three, 0, unsolved_0),
+            ),
+            (
+                half(one, 32, unsolved_1),
+                half(two, 32, unsolved_1),
+                half(three, 32, unsolved_1),
+            ),
+            (one_2 & unsolved_2, two_2 & unsolved_2, three_2 & unsolved_2),
+        ]
     }
 
     /// Hidden singles in columns, the one house the band words do not see whole: places them
@@ -419,25 +440,28 @@ impl Board {
             .unsolved
             .map(|unsolved| u64::from(unsolved) | u64::from(unsolved) << 32);
         for first in (0..9).step_by(2) {
+            // With no tenth digit, the high half has a place everywhere: no single, no gap.
             let pair = |band: usize| {
-                let high = self
-                    .places
-                    .get(3 * (first + 1) + band)
-                    .copied()
-                    .unwrap_or(BAND);
+                let high = if first < 8 {
+                    self.places[3 * (first + 1) + band]
+                } else {
+                    BAND
+                };
                 u64::from(self.places[3 * first + band]) | u64::from(high) << 32
             };
-            let words = [pair(0), pair(1), pair(2)];
-            let (mut once, mut twice, mut solved) = (0, 0, 0);
-            for (band, &word) in words.iter().enumerate() {
-                for row in 0..3 {
-                    let columns = (word >> (9 * row)) & ROW;
-                    twice |= once & columns;
-                    once |= columns;
-                }
-                solved |= word & !unsolved[band];
-            }
+            let [w0, w1, w2] = [pair(0), pair(1), pair(2)];
+            // A column's nine places are three rows of each band: the three bands stacked
+            // first, then the three rows of the stack folded.
+            let stacked = w0 | w1 | w2;
+            let stacked_twice = (w0 & w1) | ((w0 | w1) & w2);
+            let (row0, row1, row2) = (stacked, stacked >> 9, stacked >> 18);
+            let once = (row0 | row1 | row2) & ROW;
+            let twice = (stacked_twice | stacked_twice >> 9 | stacked_twice >> 18)
+                | (row0 & row1)
+                | ((row0 | row1) & row2);
+            let twice = twice & ROW;
             // The columns where the digits are already placed.
+            let solved = (w0 & !unsolved[0]) | (w1 & !unsolved[1]) | (w2 & !unsolved[2]);
             let done = (solved | solved >> 9 | solved >> 18) & ROW;
             if once != ROW {
                 return None;
@@ -630,12 +654,7 @@ impl Search<'_> {
                 }
             }
             let mut placed = false;
-            for band in 0..3 {
-                self.pairs[band] = 0;
-                if board.unsolved[band] == 0 {
-                    continue;
-                }
-                let (one, two, three) = board.candidate_counts(band);
+            for (band, (one, two, three)) in board.candidate_counts().into_iter().enumerate() {
                 if one != board.unsolved[band] {
                     return false;
                 }
@@ -818,6 +837,98 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    /// Word updates until none changes, as `propagate` runs them.
+    fn settle_words(board: &mut Board) -> bool {
+        while board.dirty != 0 {
+            let word = board.dirty.trailing_zeros() as usize;
+            board.dirty &= board.dirty - 1;
+            if !board.update(word) {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn column_singles_agree_with_counting_places_row_by_row() {
+        let text = include_str!("../../../corpora/generated/9x9-minimal.txt");
+        let puzzles =
+            crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
+                .map(|record| record.unwrap().puzzle);
+        let (mut boards, mut with_singles, mut with_gaps) = (0, 0, 0);
+        for puzzle in puzzles {
+            let mut root = givens(&puzzle).unwrap();
+            if !settle_words(&mut root) {
+                continue;
+            }
+            // The root, and each first guess on its first unsolved cell, not yet propagated:
+            // the guess leaves some columns with one place and some digits with none.
+            let Some(band) = (0..3).find(|&band| root.unsolved[band] != 0) else {
+                continue;
+            };
+            let cell = root.unsolved[band].trailing_zeros() as usize;
+            let candidates = root.digits_at(band, cell);
+            let mut cases = vec![root];
+            for digit in (0..9).filter(|&digit| candidates & (1 << digit) != 0) {
+                let mut child = root;
+                child.guess(band, cell, digit, candidates);
+                cases.push(child);
+            }
+            for board in cases {
+                // Per digit and column, the places of unsolved cells and of solved ones.
+                let mut open = [[0; 9]; 9];
+                let mut solved = [[0; 9]; 9];
+                for (digit, (open, solved)) in open.iter_mut().zip(&mut solved).enumerate() {
+                    for cell in 0..81 {
+                        let (band, bit) = (cell / 27, 1 << (cell % 27));
+                        if board.places[3 * digit + band] & bit != 0 {
+                            if board.unsolved[band] & bit != 0 {
+                                open[cell % 9] += 1;
+                            } else {
+                                solved[cell % 9] += 1;
+                            }
+                        }
+                    }
+                }
+                let gap = (0..9).any(|d| (0..9).any(|c| open[d][c] + solved[d][c] == 0));
+                let first_single = (0..9)
+                    .flat_map(|d| (0..9).map(move |c| (d, c)))
+                    .find(|&(d, c)| open[d][c] == 1 && solved[d][c] == 0);
+                let mut after = board;
+                let found = after.column_singles();
+                boards += 1;
+                if gap {
+                    with_gaps += 1;
+                    assert_eq!(found, None);
+                    continue;
+                }
+                let Some((digit, column)) = first_single else {
+                    assert_eq!(found, Some(false));
+                    assert_eq!(after.places, board.places);
+                    continue;
+                };
+                with_singles += 1;
+                if found == Some(true) {
+                    // The first single found is placed: its cell is solved, holding the digit.
+                    let band = (0..3)
+                        .find(|&band| {
+                            board.places[3 * digit + band] & column_cells(1 << column) != 0
+                        })
+                        .unwrap();
+                    let bit = board.places[3 * digit + band] & column_cells(1 << column);
+                    assert_eq!(after.unsolved[band] & bit, 0);
+                    assert_ne!(after.places[3 * digit + band] & bit, 0);
+                } else {
+                    assert_eq!(found, None, "a later single may contradict an earlier one");
+                }
+            }
+        }
+        assert!(
+            boards > 300 && with_singles > 200 && with_gaps > 0,
+            "{boards} boards, {with_singles} with singles, {with_gaps} with gaps"
+        );
     }
 
     #[test]
