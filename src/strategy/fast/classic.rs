@@ -945,11 +945,7 @@ mod tests {
             puzzle.set(cell, value);
         }
         let mut board = givens(&puzzle).unwrap();
-        while board.dirty != 0 {
-            let word = board.dirty.trailing_zeros() as usize;
-            board.dirty &= board.dirty - 1;
-            assert!(board.update(word));
-        }
+        assert!(settle_words(&mut board));
         let column_0 = column_cells(1);
         assert_eq!(board.places[0] & !column_0 & column_cells(0b111), 0);
         assert_eq!(board.places[1] & column_0, 0);
