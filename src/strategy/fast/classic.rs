@@ -25,12 +25,13 @@
 //! * Then hidden singles in columns, the one house no band word sees whole, by the same
 //!   counting: the three bands of a digit stacked, then the three rows of the stack folded. A
 //!   column with no place left is a contradiction. They cut the guesses on the 17-clue set from
-//!   27.5 to 3.3 per puzzle, for about a twelfth of the instructions on serg's set (where they
-//!   never find anything).
+//!   27.5 to 3.3 per puzzle. Near the leaves (at most [`FEW_UNSOLVED`] cells unsolved) they are
+//!   skipped: there they hardly ever find anything, and on serg's set, which never needs them,
+//!   they cost a twelfth of the instructions.
 //!
 //! When propagation stalls, the search guesses on a cell with two candidates, the one with the
-//! most unsolved peers (with none, a cell with the fewest), each value but the last on a copy of
-//! the board. The idea of band words and permutation tables is JCZSolve's (zhouyundong_2012,
+//! most unsolved peers (near the leaves simply the first; with none, a cell with the fewest),
+//! each value but the last on a copy of the board. The idea of band words and permutation tables is JCZSolve's (zhouyundong_2012,
 //! later tuned by champagne and dobrichev); this is an independent implementation.
 //!
 //! Counters as in the general path: `nodes` (boards propagated: the root and one per guess),
@@ -488,6 +489,13 @@ impl Board {
         Some(placed)
     }
 
+    /// How many cells are not yet solved.
+    #[inline]
+    fn unsolved_count(&self) -> u32 {
+        let [unsolved_0, unsolved_1, unsolved_2] = self.unsolved;
+        (u64::from(unsolved_0) | u64::from(unsolved_1) << 32).count_ones() + unsolved_2.count_ones()
+    }
+
     /// The digits (bit `d` for digit `d`, 0-based) still possible in a cell.
     #[inline]
     fn digits_at(&self, band: usize, cell: usize) -> u32 {
@@ -684,6 +692,9 @@ impl Search<'_> {
                 // Solved: every column already has each digit once.
                 return true;
             }
+            if board.unsolved_count() <= FEW_UNSOLVED {
+                return true;
+            }
             match board.column_singles() {
                 Some(true) => {}
                 Some(false) => return true,
@@ -727,11 +738,12 @@ fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
         + ((other_bands.wrapping_mul(0x40201) >> 18) & 7)
 }
 
-/// With at most this many unsolved cells, [`choose_cell`] takes the first cell with two
-/// candidates without scoring: so near the leaves the choice changes the tree little, and the
-/// scoring costs more than it saves. On serg's set (35 givens, where most guesses fall there)
-/// 3% fewer instructions, for 0.6% more boards; on the other sets 0.5 to 1.4% more boards, and
-/// no slower (docs/benchmarks.md).
+/// Near the leaves: with at most this many unsolved cells, propagation skips hidden singles in
+/// columns and [`choose_cell`] takes the first cell with two candidates without scoring. So
+/// close to a solution both change the tree little and cost more than they save: on serg's set
+/// (35 givens, where most boards are this full) 305.7 to 291.2 million instructions, serg 1.00x
+/// to 0.94-0.95x of the `sudoku` crate; the trees grow by 0.7 to 1.9% and the other sets' times
+/// stay within 1% (docs/benchmarks.md).
 const FEW_UNSOLVED: u32 = 25;
 
 /// The cell to guess on, `(band, cell in band)`: among the cells with two candidates (found
@@ -745,11 +757,7 @@ fn choose_cell(board: &Board, pairs: [u32; 3]) -> Option<(usize, usize)> {
     if board.unsolved == [0; 3] {
         return None;
     }
-    // Few cells left: the first bivalue cell, unscored.
-    let [unsolved_0, unsolved_1, unsolved_2] = board.unsolved;
-    let open = (u64::from(unsolved_0) | u64::from(unsolved_1) << 32).count_ones()
-        + unsolved_2.count_ones();
-    if open <= FEW_UNSOLVED {
+    if board.unsolved_count() <= FEW_UNSOLVED {
         if let Some(band) = pairs.iter().position(|&pairs| pairs != 0) {
             return Some((band, pairs[band].trailing_zeros() as usize));
         }
