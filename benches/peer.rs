@@ -7,8 +7,9 @@
 //!
 //! On a shared machine the speed drifts by a fifth from minute to minute, more than the
 //! difference being measured, so each set is also timed interleaved: `SUDOLAB_PEER_ROUNDS`
-//! rounds (default 9) of one pass of `fast` then one pass of the crate, and the best pass of
-//! each gives the printed ratio. Criterion's groups follow, one engine after the other.
+//! rounds (default 9) of one pass of `fast` then one pass of the crate. The best pass of each
+//! gives the printed ratio, and the median of the rounds' own ratios (each round's two passes
+//! seconds apart) is printed beside it. Criterion's groups follow, one engine after the other.
 
 #![expect(
     missing_docs,
@@ -31,6 +32,35 @@ fn corpora_dir() -> Option<PathBuf> {
         PathBuf::from,
     );
     dir.join("PROVENANCE.md").exists().then_some(dir)
+}
+
+/// `rounds` rounds of one pass of `fast` over `puzzles` then one pass of the crate over the same
+/// puzzles: the best pass of each, in seconds, and the median of the rounds' own ratios.
+fn interleaved(
+    fast: &dyn strategy::Strategy,
+    puzzles: &[Grid],
+    lines: &[sudoku::Sudoku],
+    rounds: usize,
+) -> (f64, f64, f64) {
+    let (mut ours, mut theirs) = (f64::MAX, f64::MAX);
+    let mut round_ratios = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let start = Instant::now();
+        for puzzle in puzzles {
+            black_box(fast.count_up_to(black_box(puzzle), 2, &Limits::default()));
+        }
+        let our_pass = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        for sudoku in lines {
+            black_box(black_box(*sudoku).solutions_count_up_to(2));
+        }
+        let their_pass = start.elapsed().as_secs_f64();
+        ours = ours.min(our_pass);
+        theirs = theirs.min(their_pass);
+        round_ratios.push(our_pass / their_pass);
+    }
+    round_ratios.sort_by(f64::total_cmp);
+    (ours, theirs, round_ratios[rounds / 2])
 }
 
 fn peer(c: &mut Criterion) {
@@ -91,26 +121,16 @@ fn peer(c: &mut Criterion) {
         let rounds: usize = std::env::var("SUDOLAB_PEER_ROUNDS")
             .ok()
             .and_then(|rounds| rounds.parse().ok())
-            .unwrap_or(9);
-        let (mut ours, mut theirs) = (f64::MAX, f64::MAX);
-        for _ in 0..rounds {
-            let start = Instant::now();
-            for puzzle in &puzzles {
-                black_box(fast.count_up_to(black_box(puzzle), 2, &Limits::default()));
-            }
-            ours = ours.min(start.elapsed().as_secs_f64());
-            let start = Instant::now();
-            for sudoku in &lines {
-                black_box(black_box(*sudoku).solutions_count_up_to(2));
-            }
-            theirs = theirs.min(start.elapsed().as_secs_f64());
-        }
+            .unwrap_or(9)
+            .max(1);
+        let (ours, theirs, median_ratio) = interleaved(fast, &puzzles, &lines, rounds);
         let per_puzzle = |seconds: f64| seconds * 1e6 / puzzles.len() as f64;
         eprintln!(
-            "{label}: interleaved best of {rounds}: fast {:.2} us/puzzle, sudoku crate {:.2} us/puzzle, ratio {:.2}",
+            "{label}: interleaved best of {rounds}: fast {:.2} us/puzzle, sudoku crate {:.2} us/puzzle, ratio {:.3}; median round ratio {:.3}",
             per_puzzle(ours),
             per_puzzle(theirs),
-            ours / theirs
+            ours / theirs,
+            median_ratio
         );
 
         let mut group = c.benchmark_group(format!("peer-{label}"));
