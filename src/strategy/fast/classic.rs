@@ -742,8 +742,8 @@ fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
 /// columns and [`choose_cell`] takes the first cell with two candidates without scoring. So
 /// close to a solution both change the tree little and cost more than they save: on serg's set
 /// (35 givens, where most boards are this full) 305.7 to 291.2 million instructions, serg 1.00x
-/// to 0.94-0.95x of the `sudoku` crate; the trees grow by 0.7 to 1.9% and the other sets' times
-/// stay within 1% (docs/benchmarks.md).
+/// to 0.92-0.96x of the `sudoku` crate; the trees grow by 0.7 to 1.9% and the other sets' times
+/// stay within 1 to 2% (docs/benchmarks.md).
 const FEW_UNSOLVED: u32 = 25;
 
 /// The cell to guess on, `(band, cell in band)`: among the cells with two candidates (found
