@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders docs/results/*: every registered strategy on samples of the public corpora, through
 # `sudolab compare` itself. Usage: bash docs/tools/results.sh [CORPORA_DIR]
-# Takes about 15 minutes on a 2-core machine (the plain backtrackers spend most of it at their
+# Takes about 2 minutes on a 2-core machine (the plain backtrackers spend most of it at their
 # budget).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
