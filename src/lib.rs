@@ -63,6 +63,7 @@
 pub mod check;
 pub mod corpus;
 pub mod encode;
+pub mod experiment;
 pub mod generate;
 pub mod model;
 pub mod report;

@@ -1,18 +1,18 @@
 //! Cross-checking: run several strategies on one puzzle, certify every answer, and find where
 //! they disagree.
 //!
-//! [`run`] times one strategy on one puzzle (the best and the median of several repeats) and
-//! certifies each solution it returns with [`validate`]. [`cross_check`] then compares the runs
-//! of all strategies with each other and with what the corpus claims (a known solution, a known
-//! count). Nothing here trusts an engine: a verdict is only compared, and a grid is only
-//! believed after `validate` has accepted it.
+//! [`crate::experiment::measure`] times one strategy on one puzzle and certifies each solution
+//! it returns with [`crate::model::validate`], giving a [`Run`]. [`cross_check`] then compares
+//! the runs of all strategies with each other and with what the corpus claims (a known
+//! solution, a known count). Nothing here trusts an engine: a verdict is only compared, and a
+//! grid is only believed after `validate` has accepted it.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Grid, validate};
-use crate::strategy::{Count, Limits, Stats, Stop, Strategy, Verdict};
+use crate::model::Grid;
+use crate::strategy::{Count, Stats, Stop, Verdict};
 
 /// What one strategy found on one puzzle, and what it cost.
 #[derive(Clone, Debug)]
@@ -39,53 +39,6 @@ impl Run {
     /// The uniqueness verdict this run supports.
     pub fn verdict(&self) -> Verdict {
         self.count.verdict()
-    }
-}
-
-/// Runs `strategy` on `puzzle` `repeats` times (at least once) under fresh limits from
-/// `limits`, certifying every solution it reports.
-///
-/// A stopped repeat (timeout, cancellation) ends the repeats: timing a search again that could
-/// not finish would only multiply the wait.
-pub fn run(
-    strategy: &'static dyn Strategy,
-    puzzle: &Grid,
-    limits: &dyn Fn() -> Limits,
-    repeats: u32,
-) -> Run {
-    let mut times = Vec::with_capacity(repeats.max(1) as usize);
-    let mut solution = None;
-    let mut invalid = None;
-    loop {
-        let limits = limits();
-        let mut first = None;
-        let started = Instant::now();
-        let outcome = strategy.search(puzzle, &limits, &mut |grid| {
-            if first.is_none() {
-                first = Some(grid.clone());
-            }
-            if invalid.is_none() {
-                invalid = validate(puzzle, grid).err().map(|err| err.to_string());
-            }
-        });
-        times.push(started.elapsed());
-        let stopped_early = !matches!(outcome.stopped, None | Some(Stop::SolutionLimit));
-        if times.len() >= repeats.max(1) as usize || stopped_early {
-            times.sort_unstable();
-            if invalid.is_none() {
-                solution = first;
-            }
-            return Run {
-                strategy: strategy.name(),
-                count: outcome.count(),
-                stopped: outcome.stopped,
-                stats: outcome.stats,
-                best: times[0],
-                median: times[times.len() / 2],
-                solution,
-                invalid,
-            };
-        }
     }
 }
 
@@ -262,26 +215,6 @@ mod tests {
             solution,
             invalid: None,
         }
-    }
-
-    #[test]
-    fn real_engines_agree_and_are_certified() {
-        let puzzle = grid("4..3.....1....2.");
-        let solution = grid("4213134221343421");
-        let runs: Vec<Run> = crate::strategy::registry()
-            .iter()
-            .map(|strategy| run(*strategy, &puzzle, &|| Limits::solutions(2), 3))
-            .collect();
-        for run in &runs {
-            assert_eq!(run.verdict(), Verdict::Unique, "{}", run.strategy);
-            assert_eq!(run.solution.as_ref(), Some(&solution), "{}", run.strategy);
-            assert!(run.best <= run.median);
-        }
-        let claims = Claims {
-            solution: Some(&solution),
-            count: Some(1),
-        };
-        assert_eq!(cross_check(&runs, claims), Vec::new());
     }
 
     #[test]

@@ -1,18 +1,18 @@
 //! `sudolab count`: solution counts and uniqueness verdicts.
 
 use std::fmt::Write as _;
-use std::time::Instant;
 
 use clap::Args;
 use serde_json::json;
 
-use sudolab::model::{Grid, find_conflict, validate};
+use sudolab::experiment::{self, Plan, Scratch};
+use sudolab::model::find_conflict;
 use sudolab::strategy::Verdict;
 
-use super::input::{for_each_record, key, place};
+use super::input::{for_each_record, item, key, place};
 use super::output::Out;
 use super::solve::check_known;
-use super::{BudgetArgs, InputArgs, Status, strategy_named};
+use super::{BudgetArgs, InputArgs, ShardArgs, Status, strategy_named};
 
 #[derive(Debug, Args)]
 pub(crate) struct CountArgs {
@@ -41,13 +41,24 @@ pub(crate) struct CountArgs {
 
     #[command(flatten)]
     budget: BudgetArgs,
+
+    #[command(flatten)]
+    shard: ShardArgs,
 }
 
 pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let strategy = strategy_named(&args.strategy)?;
     let limit = if args.all { 0 } else { args.limit };
+    let plan = Plan::new(&[strategy], &args.budget.limits().with_max_solutions(limit));
+    let mut scratch = Scratch::default();
+    let mut ordinal = 0;
     let mut out = Out::new();
     let status = for_each_record(&args.input, |source, record| {
+        let here = ordinal;
+        ordinal += 1;
+        if !args.shard.keeps(here) {
+            return Ok(Status::Success);
+        }
         let place = place(source, record);
         if let Err(reason) = strategy.supports(record.puzzle.shape()) {
             eprintln!(
@@ -56,55 +67,47 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
             );
             return Ok(Status::Error);
         }
-        let limits = args.budget.limits().with_max_solutions(limit);
-        let mut first: Option<Grid> = None;
-        let mut invalid = None;
-        let started = Instant::now();
-        let outcome = strategy.search(&record.puzzle, &limits, &mut |grid| {
-            if invalid.is_none() {
-                invalid = validate(&record.puzzle, grid).err();
-            }
-            first.get_or_insert_with(|| grid.clone());
-        });
-        let elapsed = started.elapsed();
-        let verdict = outcome.verdict();
+        let checked = experiment::check(&plan, item(here, source, record), &mut scratch);
+        let run = &checked.runs[0];
+        let verdict = run.verdict();
         let mut status = match verdict {
             Verdict::None | Verdict::Unknown => Status::Negative,
             Verdict::Unique | Verdict::Multiple => Status::Success,
         };
-        if let Some(invalid) = invalid {
+        if let Some(invalid) = &run.invalid {
             eprintln!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
             status = Status::Error;
         }
-        if let (Verdict::Unique, Some(found)) = (verdict, &first) {
+        if let (Verdict::Unique, Some(found)) = (verdict, &run.solution) {
             status = status.max(check_known(&place, record, found));
         }
         if let Some(expected) = record.count {
-            let contradicts = if outcome.stopped.is_none() {
-                outcome.found != expected
+            let contradicts = if run.count.exhausted {
+                run.count.found != expected
             } else {
-                outcome.found > expected
+                run.count.found > expected
             };
             if contradicts {
                 eprintln!(
                     "sudolab: {place}: found {} solutions but the source says {expected}",
-                    outcome.found
+                    run.count.found
                 );
                 status = status.max(Status::Negative);
             }
         }
+        let outcome = run;
         let count_text = match outcome.stopped {
-            None => outcome.found.to_string(),
-            Some(_) => format!("{}+", outcome.found),
+            None => outcome.count.found.to_string(),
+            Some(_) => format!("{}+", outcome.count.found),
         };
-        let time_us = elapsed.as_secs_f64() * 1e6;
+        let time_us = outcome.best.as_secs_f64() * 1e6;
         let line = if args.json {
             let mut object = json!({
                 "source": source,
                 "line": record.line,
                 "strategy": strategy.name(),
                 "verdict": verdict,
-                "solutions": outcome.found,
+                "solutions": outcome.count.found,
                 "exhausted": outcome.stopped.is_none(),
                 "stopped": outcome.stopped,
             });

@@ -9,15 +9,17 @@ use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde_json::json;
 
-use sudolab::check::{self, Claims};
+use sudolab::check;
+use sudolab::experiment::{self, Item, Plan, Scratch, Shard};
 use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
-use sudolab::model::{Grid, Shape, to_line};
+use sudolab::model::{Grid, Shape, to_line, to_one_line};
 use sudolab::strategy::{self, Limits, Strategy, Verdict};
 
 use super::input::{for_each_record, key};
 use super::output::Out;
-use super::output::puzzle_text;
-use super::{InputArgs, Status, parse_duration, strategies_named, strategy_named, worker_pool};
+use super::{
+    InputArgs, ShardArgs, Status, parse_duration, strategies_named, strategy_named, worker_pool,
+};
 
 /// Which puzzles --rating keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -105,6 +107,12 @@ pub(crate) struct GenerateArgs {
     /// Print a summary on standard error: puzzles per second, clue counts.
     #[arg(long)]
     stats: bool,
+
+    /// Write only shard K of N of the --count puzzles: a contiguous range of their indices
+    /// (the shards' outputs, concatenated in order, are the output of one run). 'auto' takes
+    /// the task of a Slurm job array.
+    #[arg(long, value_name = "K/N|auto")]
+    shard: Option<Shard>,
 }
 
 /// One candidate, generated, rated and verified.
@@ -193,6 +201,18 @@ impl Reached {
 
 pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     let (options, checker, verifiers) = setup(args)?;
+    if args.shard.is_some() && args.rating != RatingFilter::Any {
+        bail!(
+            "--shard splits the puzzles by index, but --rating skips candidates, so a shard              cannot know where its part starts; generate without --shard, or without --rating"
+        );
+    }
+    let (first_index, count) = match args.shard {
+        Some(shard) => {
+            let range = shard.range(args.count);
+            (range.start, range.end - range.start)
+        }
+        None => (0, args.count),
+    };
     let shape = options.shape;
     if !args.json && shape.side() > 35 {
         bail!("the line form holds sides up to 35; use --json for {shape} boxes");
@@ -215,33 +235,27 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     }
     let started = Instant::now();
     let mut written = 0u64;
-    let mut next_index = 0u64;
+    let mut next_index = first_index;
     let mut status = Status::Success;
     let mut clue_counts: Vec<usize> = Vec::new();
     let mut missed = 0u64;
-    while written < args.count {
+    let plan = Plan::new(&verifiers, &Limits::solutions(2));
+    while written < count {
         // Enough candidates to keep every job busy, no more than the output still needs (a
         // rating filter may discard some, and the loop comes back).
-        let chunk = (args.count - written).clamp(jobs as u64, jobs as u64 * 64);
+        let chunk = (count - written).clamp(jobs as u64, jobs as u64 * 64);
         let indices: Vec<u64> = (next_index..next_index + chunk).collect();
         next_index += chunk;
         let candidates: Vec<Candidate> = pool.install(|| {
             indices
                 .par_iter()
                 .map(|index| {
-                    make_candidate(
-                        &options,
-                        checker,
-                        &verifiers,
-                        args.seed,
-                        *index,
-                        need_rating,
-                    )
+                    make_candidate(&options, checker, &plan, args.seed, *index, need_rating)
                 })
                 .collect()
         });
         for candidate in candidates {
-            if written >= args.count {
+            if written >= count {
                 break;
             }
             let keep = match (args.rating, candidate.rating) {
@@ -259,7 +273,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
                         "sudolab: puzzle {} of seed {}: {problem}\n  puzzle: {}",
                         generated.index,
                         args.seed,
-                        puzzle_text(&generated.puzzle)
+                        to_one_line(&generated.puzzle)
                     );
                 }
                 status = Status::Negative;
@@ -298,7 +312,7 @@ fn auto_checker(shape: Shape) -> &'static dyn Strategy {
 fn make_candidate(
     options: &Options,
     checker: &dyn Strategy,
-    verifiers: &[&'static dyn Strategy],
+    verifiers: &Plan,
     seed: u64,
     index: u64,
     need_rating: bool,
@@ -309,7 +323,7 @@ fn make_candidate(
         &generated.puzzle,
         Some(&generated.solution),
         verifiers,
-        &|| Limits::solutions(2),
+        &mut Scratch::default(),
     );
     Candidate {
         generated,
@@ -318,31 +332,30 @@ fn make_candidate(
     }
 }
 
-/// Re-proves `puzzle` unique with every strategy in `verifiers`: each must say "unique" with a
+/// Re-proves `puzzle` unique with every strategy of `verifiers`: each must say "unique" with a
 /// certified grid equal to `solution` (when given) and to each other's. Returns what failed.
 fn verify_unique(
     puzzle: &Grid,
     solution: Option<&Grid>,
-    verifiers: &[&'static dyn Strategy],
-    limits: &dyn Fn() -> Limits,
+    verifiers: &Plan,
+    scratch: &mut Scratch,
 ) -> Vec<String> {
-    let runs: Vec<check::Run> = verifiers
-        .iter()
-        .map(|verifier| check::run(*verifier, puzzle, limits, 1))
+    let item = Item {
+        ordinal: 0,
+        source: String::new(),
+        puzzle: puzzle.clone(),
+        solution: solution.cloned(),
+        count: None,
+    };
+    let checked = experiment::check(verifiers, item, scratch);
+    // Disagreements, invalid grids and a wrong known solution, as the cross-check sees them...
+    let mut problems: Vec<String> = checked
+        .problems
+        .into_iter()
+        .map(|problem| problem.detail)
         .collect();
-    // Disagreements, invalid grids and a wrong known solution, as cross_check sees them...
-    let mut problems: Vec<String> = check::cross_check(
-        &runs,
-        Claims {
-            solution,
-            count: None,
-        },
-    )
-    .into_iter()
-    .map(|problem| problem.detail)
-    .collect();
     // ...and each engine's own verdict, which must be "unique".
-    for run in &runs {
+    for run in &checked.runs {
         match run.verdict() {
             Verdict::Unique => {}
             Verdict::Multiple => problems.push(format!(
@@ -409,31 +422,38 @@ pub(crate) struct VerifyArgs {
     /// Budget of each check (0 for none); an undecided check is a failure to verify.
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     timeout: Duration,
+
+    #[command(flatten)]
+    shard: ShardArgs,
 }
 
 pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
     let verifiers = strategies_named(&args.strategies)?;
     let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
-    let timeout = args.timeout;
-    let limits = move || {
-        let limits = Limits::solutions(2);
-        if timeout.is_zero() {
-            limits
-        } else {
-            limits.with_timeout(timeout)
-        }
-    };
+    let limits = Limits::solutions(2).with_timeout(args.timeout);
+    let mut scratch = Scratch::default();
     let mut out = Out::new();
     let mut failed = 0u64;
     let mut verified = 0u64;
+    let mut ordinal = 0;
     let status = for_each_record(&args.input, |source, record| {
+        let here = ordinal;
+        ordinal += 1;
+        if !args.shard.keeps(here) {
+            return Ok(Status::Success);
+        }
         let usable: Vec<&'static dyn Strategy> = verifiers
             .iter()
             .copied()
             .filter(|v| v.supports(record.puzzle.shape()).is_ok())
             .collect();
-        let mut problems =
-            verify_unique(&record.puzzle, record.solution.as_ref(), &usable, &limits);
+        let plan = Plan::new(&usable, &limits);
+        let mut problems = verify_unique(
+            &record.puzzle,
+            record.solution.as_ref(),
+            &plan,
+            &mut scratch,
+        );
         if usable.len() < 2 {
             problems.push(format!(
                 "fewer than two of {} take {} boxes",
@@ -483,18 +503,13 @@ mod tests {
         };
         let generated = generate::generate(&options, fast, 3, 0);
         let verifiers = strategies_named(&["dlx-knuth".into(), "sat".into()]).unwrap();
-        let limits = || Limits::solutions(2);
+        let plan = Plan::new(&verifiers, &Limits::solutions(2));
+        let scratch = &mut Scratch::default();
         assert!(
-            verify_unique(
-                &generated.puzzle,
-                Some(&generated.solution),
-                &verifiers,
-                &limits
-            )
-            .is_empty()
+            verify_unique(&generated.puzzle, Some(&generated.solution), &plan, scratch).is_empty()
         );
         let empty = Grid::empty(shape);
-        let problems = verify_unique(&empty, None, &verifiers, &limits);
+        let problems = verify_unique(&empty, None, &plan, scratch);
         assert_eq!(
             problems,
             [

@@ -5,6 +5,7 @@ use std::io::{self, BufReader, IsTerminal};
 use std::path::Path;
 
 use sudolab::corpus::{Reader, Record};
+use sudolab::experiment::Item;
 
 use super::{InputArgs, Status};
 
@@ -87,4 +88,15 @@ pub(crate) fn place(source: &str, record: &Record) -> String {
 /// Where a record came from, as a compact key in tabular output: `FILE:N`.
 pub(crate) fn key(source: &str, record: &Record) -> String {
     format!("{source}:{}", record.line)
+}
+
+/// A record as an experiment item at `ordinal`, with its claims.
+pub(crate) fn item(ordinal: u64, source: &str, record: &Record) -> Item {
+    Item {
+        ordinal,
+        source: key(source, record),
+        puzzle: record.puzzle.clone(),
+        solution: record.solution.clone(),
+        count: record.count,
+    }
 }

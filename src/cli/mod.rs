@@ -7,6 +7,7 @@ mod generate;
 mod input;
 mod output;
 mod report;
+mod run;
 mod solve;
 mod strategies;
 mod trace;
@@ -17,7 +18,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use sudolab::corpus::Format;
+use sudolab::corpus::{Format, Source};
+use sudolab::experiment::Shard;
 use sudolab::model::Shape;
 use sudolab::strategy::{self, Limits, Strategy};
 
@@ -72,6 +74,19 @@ enum Command {
     ///   sudolab compare --shard 1/2 --report a.json big.txt   (then: sudolab report a.json b.json)
     #[command(verbatim_doc_comment)]
     Compare(compare::CompareArgs),
+    /// Run an experiment file: corpora, strategies and their limits, repeats, order, outputs.
+    ///
+    /// Reads a TOML file (schema: docs/experiments/README.md), runs it like 'compare', and
+    /// writes a results directory: every report form, the experiment file itself and
+    /// provenance.json (sudolab version and commit, rustc, CPU, OS, start time, command line).
+    /// Re-running it gives the same verdicts, counts and node counters. Mistakes in the file
+    /// are reported with its line and column before anything runs.
+    ///
+    /// Examples:
+    ///   sudolab run docs/experiments/bundled.toml
+    ///   sudolab run docs/experiments/engines.toml --out /tmp/engines
+    #[command(verbatim_doc_comment)]
+    Run(run::RunArgs),
     /// Re-render a saved JSON report, or merge the JSON reports of several shards.
     ///
     /// Merging re-folds every row, so the aggregates are those of one run over all puzzles.
@@ -151,6 +166,33 @@ struct ReadArgs {
     box_shape: Option<Shape>,
 }
 
+impl ReadArgs {
+    /// A source read with these options.
+    fn source(self, path: PathBuf) -> Source {
+        Source {
+            path,
+            format: self.format,
+            shape: self.box_shape,
+        }
+    }
+}
+
+/// Which part of the input a batch command takes.
+#[derive(Clone, Copy, Debug, Args)]
+struct ShardArgs {
+    /// Take only shard K of N: the puzzles whose position modulo N is K-1 ('auto': the task of
+    /// a Slurm job array, from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT).
+    #[arg(long, value_name = "K/N|auto")]
+    shard: Option<Shard>,
+}
+
+impl ShardArgs {
+    /// Whether the puzzle at `ordinal` (0-based over the input) is this shard's.
+    fn keeps(self, ordinal: u64) -> bool {
+        self.shard.is_none_or(|shard| shard.keeps(ordinal))
+    }
+}
+
 /// What each search may spend.
 #[derive(Debug, Args)]
 struct BudgetArgs {
@@ -165,7 +207,7 @@ struct BudgetArgs {
 }
 
 impl BudgetArgs {
-    /// Fresh limits for one puzzle: the timeout counts from now.
+    /// The limits of every search: the timeout counts from the start of each search.
     fn limits(&self) -> Limits {
         let mut limits = Limits {
             max_nodes: self.max_nodes,
@@ -180,25 +222,7 @@ impl BudgetArgs {
 
 /// Parses `500ms`, `10s`, `2m`, `1h` or a bare number of seconds; `none` is zero.
 fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    if text == "none" {
-        return Ok(Duration::ZERO);
-    }
-    let split = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: f64 = number
-        .parse()
-        .map_err(|_| format!("expected a duration such as 500ms, 10s or 2m, found '{text}'"))?;
-    let seconds = match unit.trim() {
-        "ms" => number / 1000.0,
-        "" | "s" => number,
-        "m" | "min" => number * 60.0,
-        "h" => number * 3600.0,
-        other => return Err(format!("unknown time unit '{other}'; use ms, s, m or h")),
-    };
-    Duration::try_from_secs_f64(seconds).map_err(|err| format!("bad duration '{text}': {err}"))
+    sudolab::experiment::parse_duration(text)
 }
 
 /// Resolves a strategy name, with the list of valid names in the error.
@@ -211,11 +235,15 @@ fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strateg
     names.iter().map(|name| strategy_named(name)).collect()
 }
 
+/// The number of jobs asked for, or one per core.
+fn jobs(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1)
+}
+
 /// A pool of `jobs` worker threads (default: one per core), and its size.
 fn worker_pool(jobs: Option<usize>) -> anyhow::Result<(rayon::ThreadPool, usize)> {
-    let jobs = jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
+    let jobs = self::jobs(jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -259,6 +287,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Count(args) => count::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Trace(args) => trace::run(&args),

@@ -23,11 +23,6 @@ pub(crate) fn colour_on_stdout() -> bool {
     io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
-/// A puzzle for messages: the line form, or for sides above 35 the grid rows joined by ` / `.
-pub(crate) fn puzzle_text(grid: &Grid) -> String {
-    to_line(grid).unwrap_or_else(|| to_grid_text(grid).replace('\n', " / "))
-}
-
 /// Standard output, buffered.
 pub(crate) struct Out {
     writer: BufWriter<StdoutLock<'static>>,

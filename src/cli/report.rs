@@ -3,19 +3,19 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context as _, bail};
+use anyhow::Context as _;
 use clap::Args;
 
-use sudolab::report::{self, Report};
+use sudolab::report::{self, Format, Report, render};
 
 use super::Status;
-use super::compare::{ReportForm, render};
 use super::output::colour_on_stdout;
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
-    /// JSON reports written by 'sudolab compare --report FILE.json'; several are merged (the
-    /// shards of one corpus: same strategies, no puzzle twice).
+    /// JSON reports written by 'sudolab compare --report FILE.json'. Several are merged: they
+    /// must be the shards 1..N of one run (same inputs, strategies, options and commit), each
+    /// once, with no puzzle twice.
     #[arg(value_name = "REPORT.json", required = true)]
     inputs: Vec<PathBuf>,
 
@@ -23,14 +23,19 @@ pub(crate) struct ReportArgs {
     /// .txt). Repeat for several. The text table is always printed on standard output.
     #[arg(long, short = 'r', value_name = "FILE")]
     report: Vec<PathBuf>,
+
+    /// Merge the shards given even when some are missing; the merged report is marked
+    /// incomplete and names the missing shards.
+    #[arg(long)]
+    allow_partial: bool,
 }
 
 pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
     let forms = args
         .report
         .iter()
-        .map(|path| ReportForm::of(path))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .map(|path| Format::of(path))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut reports = Vec::new();
     for path in &args.inputs {
         let text = std::fs::read_to_string(path)
@@ -42,18 +47,18 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
     let report: Report = if reports.len() == 1 {
         reports.pop().expect("one report").1
     } else {
-        match report::merge(reports) {
-            Ok(report) => report,
-            Err(message) => bail!(message),
+        let merged = report::merge(reports, args.allow_partial)?;
+        for warning in &merged.warnings {
+            eprintln!("sudolab: warning: {warning}");
         }
+        merged.report
     };
     for (path, form) in args.report.iter().zip(forms) {
         std::fs::write(path, render(form, &report))
             .with_context(|| format!("{}: cannot write the report", path.display()))?;
     }
-    let colour = colour_on_stdout();
     let mut stdout = io::stdout().lock();
-    stdout.write_all(report::text::render(&report, colour).as_bytes())?;
+    stdout.write_all(report::text::render(&report, colour_on_stdout()).as_bytes())?;
     stdout.flush()?;
     Ok(if report.problems.is_empty() {
         Status::Success

@@ -1,14 +1,13 @@
 //! `sudolab solve`: one solution per puzzle.
 
-use std::time::Instant;
-
 use clap::Args;
 use serde_json::json;
 
 use sudolab::corpus::Record;
+use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::{Grid, find_conflict, validate};
 
-use super::input::{for_each_record, key, place};
+use super::input::{for_each_record, item, key, place};
 use super::output::{GridOutput, GridWriter, Out};
 use super::{BudgetArgs, InputArgs, Status, strategy_named};
 
@@ -36,9 +35,14 @@ pub(crate) struct SolveArgs {
 
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let strategy = strategy_named(&args.strategy)?;
+    let plan = Plan::new(&[strategy], &args.budget.limits().with_max_solutions(1));
+    let mut scratch = Scratch::default();
+    let mut ordinal = 0;
     let mut out = Out::new();
     let mut writer = GridWriter::new(args.output);
     let status = for_each_record(&args.input, |source, record| {
+        let here = ordinal;
+        ordinal += 1;
         let place = place(source, record);
         if let Err(reason) = strategy.supports(record.puzzle.shape()) {
             eprintln!(
@@ -51,16 +55,20 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             eprintln!("sudolab: {place}: {message}");
             return Ok(Status::Error);
         }
-        let started = Instant::now();
-        let (solution, outcome) = strategy.solve(&record.puzzle, &args.budget.limits());
-        let elapsed = started.elapsed();
+        let checked = experiment::check(&plan, item(here, source, record), &mut scratch);
+        let outcome = &checked.runs[0];
+        let elapsed = outcome.best;
         let stats_text = format!(
             "strategy={} time_us={:.1} {}",
             strategy.name(),
             elapsed.as_secs_f64() * 1e6,
             outcome.stats
         );
-        let Some(solution) = solution else {
+        if let Some(invalid) = &outcome.invalid {
+            eprintln!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
+            return Ok(Status::Error);
+        }
+        let Some(solution) = outcome.solution.clone() else {
             let why = match outcome.stopped {
                 None => match find_conflict(&record.puzzle) {
                     Some(conflict) => format!("no solution: the givens conflict: {conflict}"),

@@ -6,12 +6,14 @@
 
 mod json;
 mod reader;
+mod walk;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use json::{grid_to_json, parse_json};
 pub use reader::{MAX_LINE_BYTES, Reader};
+pub use walk::{Met, Source, Walk};
 
 use crate::model::{Grid, ParseError};
 

@@ -309,6 +309,12 @@ pub fn to_line(grid: &Grid) -> Option<String> {
     (grid.side() <= MAX_LINE_SIDE).then(|| grid.cells().iter().map(|&v| symbol_for(v)).collect())
 }
 
+/// A grid on one line for messages and reports: the line form when the side allows, otherwise
+/// the grid form with its rows separated by ` / `.
+pub fn to_one_line(grid: &Grid) -> String {
+    to_line(grid).unwrap_or_else(|| to_grid_text(grid).trim_end().replace('\n', " / "))
+}
+
 /// The grid form: `n` lines of numbers, right-aligned so that columns line up.
 pub fn to_grid_text(grid: &Grid) -> String {
     let side = grid.side();

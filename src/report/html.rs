@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use plotters::prelude::*;
 
 use super::markdown::context_pairs;
-use super::text::{ROW_COLUMNS, SUMMARY_COLUMNS, heading, row_cells, summary_cells};
+use super::table::{Align, Emphasis, Table, rows_table, summary_table};
 use super::{Report, Summary};
 
 const WIDTH: u32 = 760;
@@ -56,26 +56,8 @@ pub fn render(report: &Report) -> String {
     for (key, value) in context_pairs(report) {
         writeln!(w, "<tr><th>{key}</th><td>{}</td></tr>", escape(&value)).expect("String write");
     }
-    w.push_str("</table>\n<h2>Per strategy</h2>\n<table id=\"summary\"><tr>");
-    for column in SUMMARY_COLUMNS {
-        write!(w, "<th>{}</th>", heading(column)).expect("String write");
-    }
-    w.push_str("</tr>\n");
-    for summary in &report.summary {
-        w.push_str("<tr>");
-        for (col, cell) in summary_cells(summary).iter().enumerate() {
-            let class = if col == 0 {
-                ""
-            } else if col == 5 && cell != "0" {
-                " class=\"n warn\""
-            } else {
-                " class=\"n\""
-            };
-            write!(w, "<td{class}>{}</td>", escape(cell)).expect("String write");
-        }
-        w.push_str("</tr>\n");
-    }
-    w.push_str("</table>\n");
+    w.push_str("</table>\n<h2>Per strategy</h2>\n");
+    write_table(w, "summary", &summary_table(&report.summary));
     problems_section(w, report);
     w.push_str("<h2>Charts</h2>\n");
     for (id, caption, svg) in [
@@ -149,18 +131,26 @@ fn rows_section(w: &mut String, report: &Report) {
         )
         .expect("String write");
     }
-    w.push_str("<table id=\"rows\"><tr>");
-    for column in ROW_COLUMNS {
-        write!(w, "<th>{}</th>", heading(column)).expect("String write");
+    write_table(w, "rows", &rows_table(&report.rows));
+}
+
+/// A table; numbers right-aligned (class `n`), warnings marked (class `warn`).
+fn write_table(w: &mut String, id: &str, table: &Table) {
+    write!(w, "<table id=\"{id}\"><tr>").expect("String write");
+    for column in &table.columns {
+        write!(w, "<th>{}</th>", escape(&column.heading())).expect("String write");
     }
     w.push_str("</tr>\n");
-    // Clues, solutions and time are numbers, right-aligned.
-    let numeric = [false, true, false, false, true, true, false];
-    for row in &report.rows {
+    for row in &table.rows {
         w.push_str("<tr>");
-        for (cell, number) in row_cells(row).iter().zip(numeric) {
-            let class = if number { " class=\"n\"" } else { "" };
-            write!(w, "<td{class}>{}</td>", escape(cell)).expect("String write");
+        for (column, cell) in table.columns.iter().zip(row) {
+            let class = match (column.align, cell.emphasis) {
+                (Align::Left, Emphasis::Plain) => "",
+                (Align::Left, Emphasis::Warning) => " class=\"warn\"",
+                (Align::Right, Emphasis::Plain) => " class=\"n\"",
+                (Align::Right, Emphasis::Warning) => " class=\"n warn\"",
+            };
+            write!(w, "<td{class}>{}</td>", escape(&cell.text)).expect("String write");
         }
         w.push_str("</tr>\n");
     }

@@ -50,20 +50,38 @@ impl<W: Write> JsonWriter<W> {
     }
 }
 
+/// A JSON report that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// Not JSON, or not a report.
+    #[error("line {line}, column {column}: not a sudolab JSON report: {message}")]
+    NotAReport {
+        /// One-based line of the error.
+        line: usize,
+        /// One-based column of the error.
+        column: usize,
+        /// What the JSON reader said.
+        message: String,
+    },
+    /// A report of another format version.
+    #[error("report format '{found}' is not the '{FORMAT}' this sudolab reads")]
+    Version {
+        /// The version the file gives.
+        found: String,
+    },
+}
+
 /// Reads a JSON report written by [`JsonWriter`].
-pub fn read(text: &str) -> Result<Report, String> {
-    let report: Report = serde_json::from_str(text).map_err(|err| {
-        format!(
-            "line {}, column {}: not a sudolab JSON report: {err}",
-            err.line(),
-            err.column()
-        )
+pub fn read(text: &str) -> Result<Report, ReadError> {
+    let report: Report = serde_json::from_str(text).map_err(|err| ReadError::NotAReport {
+        line: err.line(),
+        column: err.column(),
+        message: err.to_string(),
     })?;
     if report.format != FORMAT {
-        return Err(format!(
-            "report format '{}' is not the '{FORMAT}' this sudolab reads",
-            report.format
-        ));
+        return Err(ReadError::Version {
+            found: report.format,
+        });
     }
     Ok(report)
 }
@@ -93,7 +111,9 @@ mod tests {
         let text = String::from_utf8(writer.finish(&report).expect("end")).expect("utf-8");
         assert_eq!(read(&text), Ok(report));
         assert_eq!(
-            read("{\"format\": 3}").expect_err("not a report"),
+            read("{\"format\": 3}")
+                .expect_err("not a report")
+                .to_string(),
             "line 1, column 12: not a sudolab JSON report: invalid type: integer `3`, expected \
              a string at line 1 column 12"
         );

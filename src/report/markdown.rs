@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 
 use super::Report;
-use super::text::{ROW_COLUMNS, SUMMARY_COLUMNS, heading, limit_text, row_cells, summary_cells};
+use super::table::{Align, Table, rows_table, summary_table};
+use super::text::limit_text;
 
 /// Renders the whole report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
@@ -22,11 +23,7 @@ pub fn render(report: &Report) -> String {
         writeln!(w, "| {key} | {} |", escape(&value)).expect("String write");
     }
     writeln!(w, "\n## Per strategy\n").expect("String write");
-    writeln!(w, "| {} |", SUMMARY_COLUMNS.map(heading).join(" | ")).expect("String write");
-    writeln!(w, "|---|{}", "---:|".repeat(11)).expect("String write");
-    for summary in &report.summary {
-        writeln!(w, "| {} |", summary_cells(summary).join(" | ")).expect("String write");
-    }
+    write_table(w, &summary_table(&report.summary));
     writeln!(w, "\n## Cross-check\n").expect("String write");
     if report.problems.is_empty() {
         writeln!(
@@ -69,17 +66,26 @@ pub fn render(report: &Report) -> String {
         )
         .expect("String write");
     }
-    writeln!(
-        w,
-        "| {} |\n|---|---:|---|---|---:|---:|---|",
-        ROW_COLUMNS.map(heading).join(" | ")
-    )
-    .expect("String write");
-    for row in &report.rows {
-        let cells = row_cells(row).map(|cell| escape(&cell));
+    write_table(w, &rows_table(&report.rows));
+    out
+}
+
+/// A table with its header and alignment row; numbers right-aligned.
+fn write_table(w: &mut String, table: &Table) {
+    let headings: Vec<String> = table.columns.iter().map(|c| escape(&c.heading())).collect();
+    let rule: Vec<&str> = table
+        .columns
+        .iter()
+        .map(|c| match c.align {
+            Align::Left => "---",
+            Align::Right => "---:",
+        })
+        .collect();
+    writeln!(w, "| {} |\n|{}|", headings.join(" | "), rule.join("|")).expect("String write");
+    for row in &table.rows {
+        let cells: Vec<String> = row.iter().map(|cell| escape(&cell.text)).collect();
         writeln!(w, "| {} |", cells.join(" | ")).expect("String write");
     }
-    out
 }
 
 /// The context as (label, value) pairs, shared with the HTML report.
@@ -108,8 +114,39 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
             ),
         ),
         ("repeat", c.repeat.to_string()),
+        ("warm-up", c.warmup.to_string()),
+        (
+            "order",
+            c.order
+                .map_or_else(|| "not recorded".to_string(), |order| order.to_string()),
+        ),
         ("jobs", c.jobs.to_string()),
     ];
+    if !c.timer.is_empty() {
+        pairs.push(("timer", c.timer.clone()));
+    }
+    if let Some(rustc) = &c.rustc {
+        pairs.push(("rustc", rustc.clone()));
+    }
+    if !c.os.is_empty() {
+        pairs.push(("os", c.os.clone()));
+    }
+    for limits in &c.overrides {
+        pairs.push((
+            "limits of",
+            format!(
+                "{}: limit {}, {} nodes, {}",
+                limits.strategy,
+                limit_text(limits.limit),
+                limits
+                    .max_nodes
+                    .map_or_else(|| "no limit on".to_string(), |n| n.to_string()),
+                limits
+                    .timeout_ms
+                    .map_or_else(|| "no time limit".to_string(), |ms| format!("{ms} ms"))
+            ),
+        ));
+    }
     if let Some((size, seed)) = c.sample {
         pairs.push(("sample", format!("{size} puzzles, seed {seed}")));
     }
@@ -121,6 +158,15 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
     }
     if !c.merged_from.is_empty() {
         pairs.push(("merged from", c.merged_from.join(" ")));
+        let mut cpus = c.merged_cpus.clone();
+        cpus.dedup();
+        if cpus.len() > 1 {
+            pairs.push(("shard cpus", c.merged_cpus.join("; ")));
+        }
+    }
+    if !c.missing_shards.is_empty() {
+        let missing: Vec<String> = c.missing_shards.iter().map(u64::to_string).collect();
+        pairs.push(("missing shards", missing.join(", ")));
     }
     pairs
 }

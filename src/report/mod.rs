@@ -15,6 +15,9 @@ mod histogram;
 pub mod html;
 pub mod json;
 pub mod markdown;
+mod merge;
+mod sink;
+pub mod table;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -22,9 +25,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::check::Problem;
+use crate::experiment::Order;
 use crate::strategy::{Counter, Stats, Stop, Verdict};
 
 pub use histogram::Histogram;
+pub use merge::{MergeError, Merged, merge};
+pub use sink::{Format, FormatError, Sink, SinkError, counter_union, render};
 
 /// The format version written into JSON reports.
 pub const FORMAT: &str = "sudolab-report/1";
@@ -77,15 +83,21 @@ pub struct PuzzleProblem {
     pub problem: Problem,
 }
 
-/// Everything about how a report was made.
+/// Everything about how a report was made. Fields added since the first format default when
+/// an older report is read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Context {
     /// The sudolab version.
     pub version: String,
     /// The git commit sudolab was built from, when known.
     pub commit: Option<String>,
+    /// The compiler sudolab was built with, when known.
+    pub rustc: Option<String>,
     /// The processor, as the operating system names it.
     pub cpu: String,
+    /// The operating system.
+    pub os: String,
     /// When the run started (RFC 3339, UTC).
     pub date: String,
     /// The command line.
@@ -98,8 +110,16 @@ pub struct Context {
     pub max_nodes: Option<u64>,
     /// Time budget per search, in milliseconds.
     pub timeout_ms: Option<u64>,
-    /// Repeats per search; the best and median times are reported.
+    /// Strategies whose limits differ from the ones above (experiment files can set them).
+    pub overrides: Vec<StrategyLimits>,
+    /// Timed repeats per search; the best and median times are reported.
     pub repeat: u32,
+    /// Untimed warm-up searches before the timed ones.
+    pub warmup: u32,
+    /// In which order the searches ran (absent in reports older than the field).
+    pub order: Option<Order>,
+    /// What the clock measured.
+    pub timer: String,
     /// Puzzles solved in parallel.
     pub jobs: usize,
     /// The sample size and seed, when a sample was drawn.
@@ -110,6 +130,23 @@ pub struct Context {
     pub baseline: Option<String>,
     /// Reports merged into this one, when it is a merge.
     pub merged_from: Vec<String>,
+    /// The processor of each merged report, in the order of `merged_from`.
+    pub merged_cpus: Vec<String>,
+    /// Shards missing from a merge made with `--allow-partial`.
+    pub missing_shards: Vec<u64>,
+}
+
+/// The limits of one strategy, when they differ from the run's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrategyLimits {
+    /// The strategy's registry name.
+    pub strategy: String,
+    /// Its solution limit (0 = count all).
+    pub limit: u64,
+    /// Its node budget per search.
+    pub max_nodes: Option<u64>,
+    /// Its time budget per search, in milliseconds.
+    pub timeout_ms: Option<u64>,
 }
 
 /// Per-strategy aggregates over all puzzles.
@@ -340,65 +377,6 @@ impl Aggregator {
     }
 }
 
-/// Merges reports (the shards of one corpus, say) into one: rows are put back in corpus order
-/// and folded again, so the aggregates are those of a single run over all the puzzles.
-pub fn merge(reports: Vec<(String, Report)>) -> Result<Report, String> {
-    let Some((_, first)) = reports.first() else {
-        return Err("nothing to merge".to_string());
-    };
-    let strategies = first.strategies.clone();
-    let mut context = first.context.clone();
-    context.shard = None;
-    context.merged_from = Vec::new();
-    let mut rows = Vec::new();
-    let mut problems = Vec::new();
-    let mut input_errors = Vec::new();
-    let mut complete = true;
-    let mut owner: BTreeMap<u64, String> = BTreeMap::new();
-    for (name, report) in reports {
-        if report.strategies != strategies {
-            return Err(format!(
-                "{name} compares {} but the first report compares {}; only reports of the same \
-                 strategies merge",
-                report.strategies.join(","),
-                strategies.join(",")
-            ));
-        }
-        if report.rows_truncated() {
-            return Err(format!(
-                "{name} lists {} rows for {} puzzles; only complete JSON reports merge",
-                report.rows.len(),
-                report.puzzles
-            ));
-        }
-        for row in &report.rows {
-            if let Some(other) = owner.get(&row.puzzle).filter(|other| **other != name) {
-                return Err(format!(
-                    "puzzle {} ({}) is in both {other} and {name}; shards must not overlap",
-                    row.puzzle, row.source
-                ));
-            }
-            owner.insert(row.puzzle, name.clone());
-        }
-        context.merged_from.push(name);
-        complete &= report.complete;
-        rows.extend(report.rows);
-        problems.extend(report.problems);
-        input_errors.extend(report.input_errors);
-    }
-    let order = |name: &String| strategies.iter().position(|s| s == name);
-    rows.sort_by_key(|row| (row.puzzle, order(&row.strategy)));
-    problems.sort_by_key(|problem| problem.puzzle);
-    let mut aggregator = Aggregator::new(strategies, context.baseline.clone());
-    let all_rows = rows.clone();
-    for row in rows {
-        aggregator.add(row);
-    }
-    let mut report = aggregator.report(context, input_errors, problems, complete);
-    report.rows = all_rows;
-    Ok(report)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,7 +400,7 @@ mod tests {
         }
     }
 
-    fn rows() -> Vec<Row> {
+    pub(crate) fn rows() -> Vec<Row> {
         (0..10u64)
             .flat_map(|p| {
                 [
@@ -451,55 +429,5 @@ mod tests {
         assert!((summary[1].ratio.unwrap() - 30_315.0 / 14_500.0).abs() < 1e-12);
         // Clues 20, 21, 22 in turn: puzzles 0,3,6,9 have 20 clues.
         assert_eq!(summary[1].nodes_by_clues[0], (9, 20, 4, 450.0));
-    }
-
-    #[test]
-    fn merged_shards_equal_one_run() {
-        let mut whole = Aggregator::new(vec!["a".into(), "b".into()], Some("a".into()));
-        let mut shards = [
-            Aggregator::new(vec!["a".into(), "b".into()], Some("a".into())),
-            Aggregator::new(vec!["a".into(), "b".into()], Some("a".into())),
-        ];
-        for row in rows() {
-            shards[(row.puzzle % 2) as usize].add(row.clone());
-            whole.add(row);
-        }
-        let context = Context {
-            baseline: Some("a".into()),
-            ..Context::default()
-        };
-        let reports = shards
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                let mut report = s.report(context.clone(), vec![], vec![], true);
-                report.rows = rows()
-                    .into_iter()
-                    .filter(|r| r.puzzle % 2 == k as u64)
-                    .collect();
-                (format!("shard{k}.json"), report)
-            })
-            .collect();
-        let merged = merge(reports).expect("shards merge");
-        assert_eq!(merged.summary, whole.summary());
-        assert_eq!(merged.puzzles, 10);
-        assert_eq!(merged.rows, rows());
-        assert_eq!(merged.context.merged_from, ["shard0.json", "shard1.json"]);
-    }
-
-    #[test]
-    fn overlapping_shards_do_not_merge() {
-        let mut aggregator = Aggregator::new(vec!["a".into()], None);
-        aggregator.add(row(0, "a", 5, 5));
-        let report = aggregator.report(Context::default(), vec![], vec![], true);
-        let err = merge(vec![
-            ("x.json".into(), report.clone()),
-            ("y.json".into(), report),
-        ])
-        .expect_err("the same puzzle twice");
-        assert_eq!(
-            err,
-            "puzzle 0 (t.txt:1) is in both x.json and y.json; shards must not overlap"
-        );
     }
 }

@@ -17,10 +17,13 @@ pub(crate) struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
+    /// The budget of a search that starts now: the timeout becomes a deadline here.
     pub(crate) fn new(limits: &'a Limits) -> Budget<'a> {
         Budget {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
-            deadline: limits.deadline,
+            deadline: limits
+                .timeout
+                .and_then(|timeout| Instant::now().checked_add(timeout)),
             cancel: limits.cancel.as_deref(),
             next_check: 0,
         }

@@ -18,7 +18,10 @@ use dlx_rs::Solver;
 use crate::encode::CoverMatrix;
 use crate::model::{Grid, Shape};
 
-use super::{Budget, Counter, Limits, Outcome, Solutions, Stats, Strategy, answer_without_search};
+use super::{
+    Budget, Counter, Limits, Outcome, Solutions, Stats, Strategy, Unsupported,
+    answer_without_search,
+};
 
 /// The largest side `dlx` accepts. Its search cannot be interrupted, so a budget is only kept
 /// where every search is short: on the minimal 25x25 puzzles of the bundled corpus it did not
@@ -47,12 +50,15 @@ impl Strategy for Dlx {
         &COUNTERS
     }
 
-    fn supports(&self, shape: Shape) -> Result<(), String> {
+    fn supports(&self, shape: Shape) -> Result<(), Unsupported> {
         if shape.side() > MAX_DLX_RS_SIDE {
-            return Err(format!(
-                "dlx-rs cannot be interrupted inside a search, and a {0}x{0} search may not end (sides up to {MAX_DLX_RS_SIDE}; dlx-knuth takes any size)",
-                shape.side()
-            ));
+            return Err(Unsupported {
+                side: shape.side(),
+                max_side: MAX_DLX_RS_SIDE,
+                uninterruptible: "dlx-rs cannot be interrupted inside a search",
+                risk: "a search may not end",
+                instead: "dlx-knuth takes any size",
+            });
         }
         Ok(())
     }

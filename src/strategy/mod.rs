@@ -20,7 +20,7 @@ mod toggle;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,15 +40,16 @@ pub use toggle::Toggle;
 pub(crate) use budget::Budget;
 pub(crate) use observe::Dyn;
 
-/// What a search may spend before it stops.
+/// What a search may spend before it stops: plain data, so that one value serves every search
+/// of a run (the timeout becomes a deadline when each search starts, inside the engine).
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Stop after this many solutions; `None` enumerates them all.
     pub max_solutions: Option<u64>,
     /// Stop after visiting this many search nodes (for engines that count nodes).
     pub max_nodes: Option<u64>,
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
+    /// Stop this long after the search starts.
+    pub timeout: Option<Duration>,
     /// Stop when this flag becomes true (set from another thread, for example on Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
 }
@@ -78,10 +79,18 @@ impl Limits {
         self
     }
 
-    /// The same limits with a deadline `timeout` from now.
+    /// The same limits with a time budget per search, counted from the start of each search;
+    /// a zero duration means no time limit.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Limits {
-        self.deadline = Instant::now().checked_add(timeout);
+        self.timeout = (!timeout.is_zero()).then_some(timeout);
+        self
+    }
+
+    /// The same limits, stopped by `flag` (when it becomes true).
+    #[must_use]
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Limits {
+        self.cancel = Some(flag);
         self
     }
 }
@@ -100,6 +109,9 @@ pub enum Stop {
     Cancelled,
     /// The engine does not take puzzles of this shape (see [`Strategy::supports`]).
     Unsupported,
+    /// The engine itself failed (an error inside its crate): no verdict, and not a
+    /// cancellation either.
+    EngineFailure,
 }
 
 impl fmt::Display for Stop {
@@ -110,6 +122,7 @@ impl fmt::Display for Stop {
             Stop::Deadline => "timed out",
             Stop::Cancelled => "cancelled",
             Stop::Unsupported => "shape not supported by this engine",
+            Stop::EngineFailure => "the engine failed",
         })
     }
 }
@@ -188,6 +201,25 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// Why an engine refuses puzzles of a shape: one call of its crate cannot be interrupted, and on
+/// boards this large one call was seen to run for minutes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{uninterruptible}, and on a {side}x{side} board {risk} (sides up to {max_side}; {instead})"
+)]
+pub struct Unsupported {
+    /// The side of the refused board.
+    pub side: usize,
+    /// The largest side the engine takes.
+    pub max_side: usize,
+    /// What cannot be interrupted.
+    pub uninterruptible: &'static str,
+    /// What was seen to happen on boards this large.
+    pub risk: &'static str,
+    /// What to use instead.
+    pub instead: &'static str,
+}
+
 /// A solving strategy: one engine in the registry.
 pub trait Strategy: Send + Sync {
     /// The registry name, as typed on the command line: `scan`, `mrv`, ...
@@ -201,7 +233,7 @@ pub trait Strategy: Send + Sync {
     fn counters(&self) -> &'static [Counter];
 
     /// Whether the engine handles puzzles of this shape; `Err` says why not.
-    fn supports(&self, _shape: Shape) -> Result<(), String> {
+    fn supports(&self, _shape: Shape) -> Result<(), Unsupported> {
         Ok(())
     }
 

@@ -17,7 +17,8 @@ use crate::encode::{Cnf, Encoding};
 use crate::model::{Grid, Shape};
 
 use super::{
-    Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
+    Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, Unsupported,
+    answer_without_search,
 };
 
 /// The largest side the SAT strategies accept (and `export cnf` writes): a 49x49 minimal
@@ -79,13 +80,16 @@ impl Strategy for Sat {
         }
     }
 
-    fn supports(&self, shape: Shape) -> Result<(), String> {
-        let max = max_side(self.encoding);
-        if shape.side() > max {
-            return Err(format!(
-                "a varisat call cannot be interrupted, and on a {0}x{0} board this encoding can                  run for minutes (sides up to {max}; 'sat' takes up to {MAX_SAT_SIDE})",
-                shape.side()
-            ));
+    fn supports(&self, shape: Shape) -> Result<(), Unsupported> {
+        let max_side = max_side(self.encoding);
+        if shape.side() > max_side {
+            return Err(Unsupported {
+                side: shape.side(),
+                max_side,
+                uninterruptible: "a varisat call cannot be interrupted",
+                risk: "this encoding can run for minutes",
+                instead: "'sat' takes up to 36",
+            });
         }
         Ok(())
     }
@@ -126,8 +130,9 @@ impl Strategy for Sat {
             match solver.solve() {
                 Ok(true) => {}
                 Ok(false) => break None,
-                // Only proof writing can fail, and no proof is written.
-                Err(_) => break Some(Stop::Cancelled),
+                // Only proof writing can fail, and no proof is written; should varisat fail
+                // anyway, the search has no verdict and says why.
+                Err(_) => break Some(Stop::EngineFailure),
             }
             true_vars.fill(false);
             for lit in solver.model().unwrap_or_default() {

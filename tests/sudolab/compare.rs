@@ -324,13 +324,67 @@ fn shards_merge_into_the_aggregates_of_one_run() {
         assert_eq!(merged.nodes_by_clues, whole.nodes_by_clues);
     }
     // Re-merging the merge with a shard is refused: puzzles would count twice.
-    let twice = sudolab(&["report", &merged_file, &shard_files[0]], "");
-    assert_eq!(twice.code, 2);
-    assert!(
-        twice.stderr.contains("shards must not overlap"),
-        "{}",
-        twice.stderr
+    let again = sudolab(&["report", &merged_file, &shard_files[0]], "");
+    assert_eq!(again.code, 2);
+    assert_eq!(
+        again.stderr,
+        format!(
+            "sudolab: {merged_file} is not a shard (its run had no --shard K/N); only the shards \
+             of one run merge\n"
+        )
     );
+    // So is the same shard twice (it would double every count), and a missing shard...
+    let twice = sudolab(&["report", &shard_files[0], &shard_files[0]], "");
+    assert_eq!(twice.code, 2);
+    assert_eq!(
+        twice.stderr,
+        format!(
+            "sudolab: shard 1/2 is given twice: {} and {}\n",
+            shard_files[0], shard_files[0]
+        )
+    );
+    let gap = sudolab(&["report", &shard_files[1]], "");
+    assert_eq!(gap.code, 0, "one report is re-rendered, not merged");
+    let third = path(&dir, "t3.json");
+    run(&["--shard", "3/3", "-r", &third]);
+    let gap = sudolab(&["report", &shard_files[1], &third], "");
+    assert_eq!(gap.code, 2);
+    assert_eq!(
+        gap.stderr,
+        format!(
+            "sudolab: {third} and {} are shards of different runs: shard count 3 against 2; \
+             only the shards of one run merge\n",
+            shard_files[1]
+        )
+    );
+    // ...unless the merge is asked to be partial: then the report says what it lacks.
+    let thirds = [path(&dir, "t1.json"), third];
+    run(&["--shard", "1/3", "-r", &thirds[0]]);
+    let partial_file = path(&dir, "partial.json");
+    let refused = sudolab(&["report", &thirds[0], &thirds[1]], "");
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "sudolab: shards missing: 2/3 of 3; give every shard, or --allow-partial to merge these \
+         and mark the report incomplete\n"
+    );
+    let partial = sudolab(
+        &[
+            "report",
+            &thirds[0],
+            &thirds[1],
+            "--allow-partial",
+            "-r",
+            &partial_file,
+        ],
+        "",
+    );
+    assert_eq!(partial.code, 0, "{}", partial.stderr);
+    assert!(partial.stderr.contains("merged without shards 2/3"));
+    let partial = read_report(&partial_file);
+    assert!(!partial.complete);
+    assert_eq!(partial.context.missing_shards, [2]);
+    assert_eq!(partial.puzzles, 3, "positions 0, 3 and 2 of five");
 }
 
 #[test]

@@ -1,0 +1,525 @@
+//! Experiment files: a whole comparison written down in TOML (corpora, selection, strategies
+//! with their own limits, repeats, order, jobs, outputs), so that it can be re-run, reviewed
+//! and shared. The schema is documented in `docs/experiments/README.md`.
+//!
+//! Unknown keys, misspelt values and unknown strategies are errors that name the file, the
+//! line and the column, found while the file is read, before any search.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::corpus::{Format, Source};
+use crate::model::Shape;
+use crate::report::Format as ReportFormat;
+use crate::strategy::{self, Limits, Strategy};
+
+use super::side::{SideError, SideFile, SideKind};
+use super::{Entry, Order, Plan, Repeats, Selection, Shard, Sides, parse_duration};
+
+/// An experiment, read and checked: what to read, what to run, where to write.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    /// Its name (the file's stem unless it names itself).
+    pub name: String,
+    /// What it is for, in words.
+    pub description: Option<String>,
+    /// The corpora, in order, paths resolved against the file's directory.
+    pub sources: Vec<Source>,
+    /// The side files of each corpus.
+    pub sides: Vec<Sides>,
+    /// What runs.
+    pub plan: Plan,
+    /// The run's default limits (what reports show as the limit and budget).
+    pub limits: Limits,
+    /// The strategy the time ratios are relative to.
+    pub baseline: Option<String>,
+    /// The results directory (relative paths are relative to the working directory).
+    pub output_dir: PathBuf,
+    /// The report forms written there.
+    pub forms: Vec<ReportFormat>,
+}
+
+/// An experiment file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    /// The file cannot be read.
+    #[error("{file}: cannot read: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not valid TOML, an unknown key, or a bad value: located.
+    #[error("{file}: line {line}, column {column}: {message}")]
+    Invalid {
+        /// The file.
+        file: String,
+        /// One-based line.
+        line: usize,
+        /// One-based column.
+        column: usize,
+        /// What is wrong (the key is named).
+        message: String,
+    },
+    /// A rule between keys (no corpus, a baseline not among the strategies...).
+    #[error("{file}: {message}")]
+    Rule {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A side file that cannot be read.
+    #[error(transparent)]
+    Side(#[from] SideError),
+}
+
+// The file's shape. Every table denies unknown keys, so a misspelt key is an error with its line.
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSpec {
+    name: Option<String>,
+    description: Option<String>,
+    #[serde(default)]
+    corpus: Vec<CorpusSpec>,
+    #[serde(default)]
+    select: SelectSpec,
+    #[serde(default)]
+    run: RunSpec,
+    #[serde(default)]
+    strategies: Vec<StrategyName>,
+    #[serde(default)]
+    strategy: Vec<StrategySpec>,
+    #[serde(default)]
+    output: OutputSpec,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CorpusSpec {
+    path: PathBuf,
+    #[serde(default)]
+    format: FormatName,
+    #[serde(rename = "box")]
+    box_shape: Option<ShapeName>,
+    counts: Option<PathBuf>,
+    solutions: Option<PathBuf>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SelectSpec {
+    sample: Option<u64>,
+    seed: Option<u64>,
+    shard: Option<ShardName>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunSpec {
+    limit: Option<u64>,
+    timeout: Option<DurationText>,
+    max_nodes: Option<u64>,
+    repeat: Option<u32>,
+    warmup: Option<u32>,
+    order: Option<Order>,
+    jobs: Option<usize>,
+    baseline: Option<StrategyName>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StrategySpec {
+    name: StrategyName,
+    limit: Option<u64>,
+    timeout: Option<DurationText>,
+    max_nodes: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutputSpec {
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    forms: Vec<FormName>,
+}
+
+/// A registered strategy's name, checked as the file is read.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(try_from = "String")]
+struct StrategyName(&'static dyn Strategy);
+
+impl TryFrom<String> for StrategyName {
+    type Error = String;
+    fn try_from(name: String) -> Result<StrategyName, String> {
+        strategy::find(&name)
+            .map(StrategyName)
+            .map_err(|err| err.to_string())
+    }
+}
+
+impl fmt::Debug for StrategyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+/// A duration such as `500ms`, `10s`, `2m`; `0` or `none` for no limit.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "String")]
+struct DurationText(Duration);
+
+impl TryFrom<String> for DurationText {
+    type Error = String;
+    fn try_from(text: String) -> Result<DurationText, String> {
+        parse_duration(&text).map(DurationText)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(try_from = "String")]
+struct FormatName(Format);
+
+impl TryFrom<String> for FormatName {
+    type Error = String;
+    fn try_from(text: String) -> Result<FormatName, String> {
+        text.parse().map(FormatName)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "String")]
+struct ShapeName(Shape);
+
+impl TryFrom<String> for ShapeName {
+    type Error = String;
+    fn try_from(text: String) -> Result<ShapeName, String> {
+        text.parse().map(ShapeName).map_err(|err| format!("{err}"))
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "String")]
+struct ShardName(Shard);
+
+impl TryFrom<String> for ShardName {
+    type Error = String;
+    fn try_from(text: String) -> Result<ShardName, String> {
+        text.parse().map(ShardName).map_err(|err| format!("{err}"))
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(try_from = "String")]
+struct FormName(ReportFormat);
+
+impl TryFrom<String> for FormName {
+    type Error = String;
+    fn try_from(text: String) -> Result<FormName, String> {
+        ReportFormat::from_extension(text.trim_start_matches('.'))
+            .map(FormName)
+            .ok_or_else(|| {
+                format!("unknown report form '{text}'; use txt, md, csv, json, jsonl or html")
+            })
+    }
+}
+
+impl Experiment {
+    /// Reads and checks the experiment file at `path`.
+    pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ExperimentError::Read {
+            file: path.display().to_string(),
+            source,
+        })?;
+        Experiment::parse(&text, path)
+    }
+
+    /// Checks the text of an experiment file; `path` locates it (corpus paths are relative to
+    /// its directory) and names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Experiment, ExperimentError> {
+        let file = path.display().to_string();
+        let spec: FileSpec = toml::from_str(text).map_err(|err| {
+            let (line, column) = err
+                .span()
+                .map_or((1, 1), |span| line_and_column(text, span.start));
+            ExperimentError::Invalid {
+                file: file.clone(),
+                line,
+                column,
+                message: err.message().replace('\n', " "),
+            }
+        })?;
+        let rule = |message: String| ExperimentError::Rule {
+            file: file.clone(),
+            message,
+        };
+        let base_dir = path.parent().unwrap_or(Path::new(""));
+        let resolve = |p: &Path| {
+            if p.is_absolute() || p.as_os_str() == "-" {
+                p.to_path_buf()
+            } else {
+                base_dir.join(p)
+            }
+        };
+        if spec.corpus.is_empty() {
+            return Err(rule(
+                "no [[corpus]]: name at least one puzzle file (path = \"...\")".to_string(),
+            ));
+        }
+        let mut sources = Vec::new();
+        let mut sides = Vec::new();
+        for corpus in &spec.corpus {
+            sources.push(Source {
+                path: resolve(&corpus.path),
+                format: corpus.format.0,
+                shape: corpus.box_shape.map(|shape| shape.0),
+            });
+            let side = |p: &Option<PathBuf>, kind| {
+                p.as_ref()
+                    .map(|p| SideFile::load(&resolve(p), kind))
+                    .transpose()
+            };
+            sides.push(Sides {
+                counts: side(&corpus.counts, SideKind::Counts)?,
+                solutions: side(&corpus.solutions, SideKind::Solutions)?,
+            });
+        }
+
+        let run = &spec.run;
+        let mut limits = Limits::solutions(run.limit.unwrap_or(2))
+            .with_timeout(run.timeout.map_or(Duration::from_secs(1), |t| t.0));
+        limits.max_nodes = run.max_nodes;
+        let entries = entries(&spec, &limits).map_err(rule)?;
+        let names: Vec<&str> = entries.iter().map(|e| e.strategy.name()).collect();
+        let baseline = run.baseline.map(|b| b.0.name().to_string());
+        if let Some(baseline) = &baseline
+            && !names.contains(&baseline.as_str())
+        {
+            return Err(rule(format!(
+                "the baseline '{baseline}' is not among the strategies ({})",
+                names.join(", ")
+            )));
+        }
+        let plan = Plan {
+            entries,
+            repeats: Repeats {
+                warmup: run.warmup.unwrap_or(0),
+                timed: run.repeat.unwrap_or(1).max(1),
+            },
+            order: run.order.unwrap_or_default(),
+            jobs: run
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+                .max(1),
+            selection: selection(&spec.select).map_err(rule)?,
+            cancel: None,
+        };
+        let name = spec.name.clone().unwrap_or_else(|| {
+            path.file_stem()
+                .map_or_else(|| "experiment".to_string(), |s| s.to_string_lossy().into())
+        });
+        let forms = if spec.output.forms.is_empty() {
+            ReportFormat::ALL.to_vec()
+        } else {
+            spec.output.forms.iter().map(|form| form.0).collect()
+        };
+        Ok(Experiment {
+            output_dir: spec
+                .output
+                .dir
+                .clone()
+                .unwrap_or_else(|| Path::new("results").join(&name)),
+            name,
+            description: spec.description,
+            sources,
+            sides,
+            plan,
+            limits,
+            baseline,
+            forms,
+        })
+    }
+}
+
+/// The strategies of the file (`strategies = [...]` with the run's limits, then each
+/// `[[strategy]]` with its own), or every registered one; none twice.
+fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
+    let mut entries: Vec<Entry> = spec
+        .strategies
+        .iter()
+        .map(|name| Entry {
+            strategy: name.0,
+            limits: limits.clone(),
+        })
+        .collect();
+    for strategy in &spec.strategy {
+        let mut own = limits.clone();
+        if let Some(limit) = strategy.limit {
+            own = own.with_max_solutions(limit);
+        }
+        if let Some(timeout) = strategy.timeout {
+            own = own.with_timeout(timeout.0);
+        }
+        if strategy.max_nodes.is_some() {
+            own.max_nodes = strategy.max_nodes;
+        }
+        entries.push(Entry {
+            strategy: strategy.name.0,
+            limits: own,
+        });
+    }
+    if entries.is_empty() {
+        entries = strategy::registry()
+            .iter()
+            .map(|&strategy| Entry {
+                strategy,
+                limits: limits.clone(),
+            })
+            .collect();
+    }
+    let mut names: Vec<&str> = entries.iter().map(|e| e.strategy.name()).collect();
+    names.sort_unstable();
+    if let Some([twice, ..]) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!(
+            "strategy '{twice}' is listed twice; each strategy runs once"
+        ));
+    }
+    Ok(entries)
+}
+
+/// The `[select]` table as a selection.
+fn selection(select: &SelectSpec) -> Result<Selection, String> {
+    Ok(match (select.sample, select.shard) {
+        (Some(_), Some(_)) => return Err("[select] takes a sample or a shard, not both".into()),
+        (Some(0), None) => {
+            return Err("[select] sample = 0 would run nothing; give at least 1".into());
+        }
+        (Some(size), None) => Selection::Sample {
+            size,
+            seed: select.seed.unwrap_or(1),
+        },
+        (None, Some(shard)) => Selection::Shard(shard.0),
+        (None, None) => Selection::All,
+    })
+}
+
+/// The one-based line and column of a byte offset.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Experiment, String> {
+        Experiment::parse(text, Path::new("dir/e.toml")).map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn a_full_file_becomes_a_plan() {
+        let experiment = parse(
+            r#"
+name = "demo"
+[[corpus]]
+path = "puzzles.txt"
+box = "2x3"
+[select]
+shard = "2/3"
+[run]
+limit = 0
+timeout = "250ms"
+repeat = 3
+warmup = 1
+order = "puzzle"
+jobs = 2
+baseline = "fast"
+[[strategy]]
+name = "fast"
+[[strategy]]
+name = "scan"
+timeout = "none"
+max_nodes = 1000
+[output]
+forms = ["md", ".json"]
+"#,
+        )
+        .expect("a valid file");
+        assert_eq!(experiment.name, "demo");
+        assert_eq!(experiment.sources[0].path, Path::new("dir/puzzles.txt"));
+        assert_eq!(experiment.sources[0].shape, Some(Shape::new(2, 3).unwrap()));
+        assert_eq!(
+            experiment.plan.selection,
+            Selection::Shard(Shard { index: 2, count: 3 })
+        );
+        assert_eq!(experiment.plan.order, Order::Puzzle);
+        assert_eq!(experiment.plan.jobs, 2);
+        assert_eq!(
+            experiment.plan.repeats,
+            Repeats {
+                warmup: 1,
+                timed: 3
+            }
+        );
+        assert_eq!(experiment.plan.names(), ["fast", "scan"]);
+        let fast = &experiment.plan.entries[0].limits;
+        assert_eq!(fast.timeout, Some(Duration::from_millis(250)));
+        assert_eq!(fast.max_solutions, None);
+        let scan = &experiment.plan.entries[1].limits;
+        assert_eq!((scan.timeout, scan.max_nodes), (None, Some(1000)));
+        assert_eq!(
+            experiment.forms,
+            [ReportFormat::Markdown, ReportFormat::Json]
+        );
+        assert_eq!(experiment.output_dir, Path::new("results/demo"));
+    }
+
+    #[test]
+    fn mistakes_are_located() {
+        let base = "[[corpus]]\npath = \"p.txt\"\n";
+        assert_eq!(
+            parse(&format!("{base}[run]\ntimout = \"1s\"\n")).unwrap_err(),
+            "dir/e.toml: line 4, column 1: unknown field `timout`, expected one of `limit`, \
+             `timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`"
+        );
+        assert_eq!(
+            parse(&format!("strategies = [\"fast\", \"quick\"]\n{base}")).unwrap_err(),
+            format!(
+                "dir/e.toml: line 1, column 14: unknown strategy 'quick'; valid strategies: {}",
+                strategy::names().join(", ")
+            )
+        );
+        assert_eq!(
+            parse(&format!("{base}[run]\ntimeout = \"3 days\"\n")).unwrap_err(),
+            "dir/e.toml: line 4, column 11: unknown time unit 'days'; use ms, s, m or h"
+        );
+        assert_eq!(
+            parse(&format!("{base}[run]\norder = \"random\"\n")).unwrap_err(),
+            "dir/e.toml: line 4, column 9: unknown variant `random`, expected `engine` or \
+             `puzzle`"
+        );
+        assert_eq!(
+            parse("[run]\nlimit = 2\n").unwrap_err(),
+            "dir/e.toml: no [[corpus]]: name at least one puzzle file (path = \"...\")"
+        );
+        assert_eq!(
+            parse(&format!(
+                "strategies = [\"fast\"]\n{base}[[strategy]]\nname = \"fast\"\n"
+            ))
+            .unwrap_err(),
+            "dir/e.toml: strategy 'fast' is listed twice; each strategy runs once"
+        );
+        assert_eq!(
+            parse(&format!("{base}[select]\nsample = 3\nshard = \"1/2\"\n")).unwrap_err(),
+            "dir/e.toml: [select] takes a sample or a shard, not both"
+        );
+    }
+}

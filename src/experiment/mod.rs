@@ -1,0 +1,734 @@
+//! The experiment: a plan (strategies with their limits, repeats, order, jobs, selection) run
+//! over a stream of puzzles, every answer certified and cross-checked, results in input order.
+//!
+//! Every command that runs engines on puzzles goes through here: `compare` and `run` through
+//! [`run`] (batches on a thread pool), `count`, `solve`, `verify` and `generate --verify` through
+//! [`check`] (one puzzle, now). Both time only the searches ([`measure`]) and both compare the
+//! answers with [`cross_check`] against each other and against what the input claims.
+//!
+//! The plan is plain data: [`Limits`] holds a timeout, which each search turns into a deadline
+//! when it starts, so one plan serves every search of a run, on any thread.
+
+pub mod file;
+mod input;
+mod measure;
+pub mod provenance;
+mod side;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::check::{Claims, Problem, Run, cross_check};
+use crate::model::{Grid, to_one_line};
+use crate::report::{PuzzleProblem, Row};
+use crate::strategy::{Limits, Stop, Strategy};
+
+pub use file::{Experiment, ExperimentError};
+pub use input::{InputProblem, Items, Sides, attach};
+pub use measure::{Repeats, Scratch, measure};
+pub use side::{SideError, SideFile, SideKind};
+
+/// Parses `500ms`, `10s`, `2m`, `1h` or a bare number of seconds; `0` and `none` are zero
+/// (no time limit).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    if text == "none" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("expected a duration such as 500ms, 10s or 2m, found '{text}'"))?;
+    let seconds = match unit.trim() {
+        "ms" => number / 1000.0,
+        "" | "s" => number,
+        "m" | "min" => number * 60.0,
+        "h" => number * 3600.0,
+        other => return Err(format!("unknown time unit '{other}'; use ms, s, m or h")),
+    };
+    std::time::Duration::try_from_secs_f64(seconds)
+        .map_err(|err| format!("bad duration '{text}': {err}"))
+}
+
+/// How many puzzles per job a batch holds: enough that the slowest puzzle of a batch rarely
+/// leaves the other threads idle (with 16 per job, two jobs gave 1.53 times the throughput of
+/// one; with 256, 1.86 times).
+const BATCH_PER_JOB: usize = 256;
+
+/// In which order the searches of a batch run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// Each strategy runs the whole batch back to back, then the next strategy (as tdoku's
+    /// harness does): its code and tables stay in the caches and branch predictors between
+    /// puzzles, so fast engines are timed as they run in a loop. The cross-check follows per
+    /// batch.
+    #[default]
+    Engine,
+    /// Every strategy on one puzzle, then the next puzzle: each engine starts cold, after the
+    /// others have run.
+    Puzzle,
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Order::Engine => "engine",
+            Order::Puzzle => "puzzle",
+        })
+    }
+}
+
+/// One part of a corpus split into `count` shards: the puzzles whose position modulo `count` is
+/// `index - 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// One-based: 1 ..= count.
+    pub index: u64,
+    /// How many shards the corpus is split into.
+    pub count: u64,
+}
+
+/// A shard that is not `K/N` with `1 <= K <= N`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// Not of the form `K/N`.
+    #[error("expected K/N with 1 <= K <= N, such as 2/4; found '{0}'")]
+    Malformed(String),
+    /// `--shard auto` outside a job array.
+    #[error(
+        "--shard auto found no job array: set SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT \
+         (a Slurm array job), or give K/N"
+    )]
+    NoArray,
+    /// A job-array variable that is not a number.
+    #[error("{name}='{value}' is not a task number")]
+    BadVariable {
+        /// The environment variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+    },
+}
+
+impl Shard {
+    /// Whether the puzzle at `ordinal` (0-based over the whole input) belongs to this shard.
+    pub fn keeps(self, ordinal: u64) -> bool {
+        ordinal % self.count == self.index - 1
+    }
+
+    /// The part `[start, end)` of `0..total` this shard takes when the work is a range of
+    /// indices (the generator's puzzles): contiguous, sizes differing by at most one, and the
+    /// shards `1..=N` together cover the range once.
+    pub fn range(self, total: u64) -> std::ops::Range<u64> {
+        let share = |k: u64| (u128::from(total) * u128::from(k) / u128::from(self.count)) as u64;
+        share(self.index - 1)..share(self.index)
+    }
+
+    /// The shard of this task of a Slurm job array: task `SLURM_ARRAY_TASK_ID` (counted from
+    /// `SLURM_ARRAY_TASK_MIN`, 1 by default) of `SLURM_ARRAY_TASK_COUNT`.
+    pub fn from_job_array(var: impl Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
+        let number = |name: &'static str| -> Result<Option<u64>, ShardError> {
+            var(name)
+                .map(|value| {
+                    value.trim().parse().map_err(|_| ShardError::BadVariable {
+                        name,
+                        value: value.clone(),
+                    })
+                })
+                .transpose()
+        };
+        let (Some(id), Some(count)) = (
+            number("SLURM_ARRAY_TASK_ID")?,
+            number("SLURM_ARRAY_TASK_COUNT")?,
+        ) else {
+            return Err(ShardError::NoArray);
+        };
+        let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
+        let index = id.wrapping_sub(min).wrapping_add(1);
+        if count == 0 || index == 0 || index > count {
+            return Err(ShardError::Malformed(format!(
+                "{index}/{count} (SLURM_ARRAY_TASK_ID {id}, SLURM_ARRAY_TASK_MIN {min})"
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    /// `K/N`, or `auto` for the task of a Slurm job array.
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        if text.trim() == "auto" {
+            return Shard::from_job_array(|name| std::env::var(name).ok());
+        }
+        let bad = || ShardError::Malformed(text.to_string());
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Which puzzles of the input a run takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// Every puzzle.
+    #[default]
+    All,
+    /// A uniform random sample of `size` puzzles (reservoir sampling, drawn by `seed` from a
+    /// ChaCha8 stream), run in input order.
+    Sample {
+        /// Puzzles in the sample.
+        size: u64,
+        /// Seed of the draw.
+        seed: u64,
+    },
+    /// One shard.
+    Shard(Shard),
+}
+
+/// One strategy of a plan, with its own limits.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The engine.
+    pub strategy: &'static dyn Strategy,
+    /// What each of its searches may spend.
+    pub limits: Limits,
+}
+
+/// What an experiment runs: plain data, built from command-line options, an experiment file or
+/// code.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The strategies, in the order of the report.
+    pub entries: Vec<Entry>,
+    /// Untimed and timed searches per puzzle and strategy.
+    pub repeats: Repeats,
+    /// In which order a batch's searches run.
+    pub order: Order,
+    /// Puzzles searched in parallel (each search on one thread).
+    pub jobs: usize,
+    /// Which puzzles of the input run.
+    pub selection: Selection,
+    /// Set to stop the run (Ctrl-C): searches stop, and [`run`] ends after the batch.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Plan {
+    /// Every strategy with the same limits, one timed search each, engine order, one job.
+    pub fn new(strategies: &[&'static dyn Strategy], limits: &Limits) -> Plan {
+        Plan {
+            entries: strategies
+                .iter()
+                .map(|&strategy| Entry {
+                    strategy,
+                    limits: limits.clone(),
+                })
+                .collect(),
+            repeats: Repeats::default(),
+            order: Order::default(),
+            jobs: 1,
+            selection: Selection::All,
+            cancel: None,
+        }
+    }
+
+    /// The strategies' registry names, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .map(|entry| entry.strategy.name().to_string())
+            .collect()
+    }
+
+    fn limits(&self, entry: &Entry) -> Limits {
+        match &self.cancel {
+            Some(flag) => entry.limits.clone().with_cancel(Arc::clone(flag)),
+            None => entry.limits.clone(),
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::SeqCst))
+    }
+}
+
+/// One puzzle to run, with where it came from and what its source claims.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// Position in the whole input (0-based, malformed records not counted); shards and
+    /// samples keep these positions, so their reports merge.
+    pub ordinal: u64,
+    /// Where it came from: `FILE:LINE`.
+    pub source: String,
+    /// The puzzle.
+    pub puzzle: Grid,
+    /// A solution the source gives.
+    pub solution: Option<Grid>,
+    /// An exact solution count the source gives.
+    pub count: Option<u64>,
+}
+
+/// One puzzle run by every strategy of a plan: the certified runs and the cross-check.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The puzzle.
+    pub item: Item,
+    /// One run per plan entry, in plan order.
+    pub runs: Vec<Run>,
+    /// Disagreements, invalid answers and contradicted claims.
+    pub problems: Vec<Problem>,
+}
+
+impl Checked {
+    /// Whether a search was cancelled (the puzzle is then left out of reports).
+    pub fn cancelled(&self) -> bool {
+        self.runs
+            .iter()
+            .any(|run| run.stopped == Some(Stop::Cancelled))
+    }
+
+    /// The report rows: one per strategy.
+    pub fn rows(&self) -> Vec<Row> {
+        let puzzle = &self.item.puzzle;
+        self.runs
+            .iter()
+            .map(|run| Row {
+                puzzle: self.item.ordinal,
+                source: self.item.source.clone(),
+                side: puzzle.side(),
+                clues: puzzle.clue_count(),
+                strategy: run.strategy.to_string(),
+                verdict: run.verdict(),
+                solutions: run.count.found,
+                exhausted: run.count.exhausted,
+                stopped: run.stopped,
+                time_ns: run.best.as_nanos() as u64,
+                median_ns: run.median.as_nanos() as u64,
+                counters: run.stats.clone(),
+            })
+            .collect()
+    }
+
+    /// The problems, placed for a report.
+    pub fn puzzle_problems(&self) -> Vec<PuzzleProblem> {
+        let grid = to_one_line(&self.item.puzzle);
+        self.problems
+            .iter()
+            .map(|problem| PuzzleProblem {
+                puzzle: self.item.ordinal,
+                source: self.item.source.clone(),
+                grid: grid.clone(),
+                problem: problem.clone(),
+            })
+            .collect()
+    }
+}
+
+/// Runs every strategy of `plan` on one puzzle, now, on this thread, certifies every answer
+/// and cross-checks them (the plan's order, jobs and selection do not apply to one puzzle).
+pub fn check(plan: &Plan, item: Item, scratch: &mut Scratch) -> Checked {
+    let runs = plan
+        .entries
+        .iter()
+        .map(|entry| {
+            measure(
+                entry.strategy,
+                &item.puzzle,
+                &plan.limits(entry),
+                plan.repeats,
+                scratch,
+            )
+        })
+        .collect();
+    finish(item, runs)
+}
+
+fn finish(item: Item, runs: Vec<Run>) -> Checked {
+    let problems = cross_check(
+        &runs,
+        Claims {
+            solution: item.solution.as_ref(),
+            count: item.count,
+        },
+    );
+    Checked {
+        item,
+        runs,
+        problems,
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// Puzzles run and handed on.
+    pub puzzles: u64,
+    /// Whether the cancel flag stopped the run; puzzles whose searches were cancelled are not
+    /// handed on.
+    pub interrupted: bool,
+}
+
+/// A worker pool could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start {jobs} worker threads: {source}")]
+pub struct PoolError {
+    jobs: usize,
+    source: rayon::ThreadPoolBuildError,
+}
+
+/// Runs `plan` over `items` and hands each puzzle's [`Checked`] to `on_checked` in input order.
+///
+/// Puzzles are run in batches of 256 per job on a pool of `plan.jobs` threads, in `plan.order`;
+/// each search is timed on its own thread. The selection is applied to the items' ordinals
+/// (a sample keeps at most its size in memory). The cancel flag is looked at between items and
+/// batches; an error from `on_checked` ends the run and is returned.
+pub fn run<E>(
+    plan: &Plan,
+    items: impl IntoIterator<Item = Item>,
+    on_checked: impl FnMut(Checked) -> Result<(), E>,
+) -> Result<Result<Ended, E>, PoolError> {
+    run_with_progress(plan, items, &|_| {}, on_checked)
+}
+
+/// [`run`], calling `progress(k)` on the worker threads as `k` more searches end (for a
+/// progress bar).
+pub fn run_with_progress<E>(
+    plan: &Plan,
+    items: impl IntoIterator<Item = Item>,
+    progress: &(dyn Fn(u64) + Sync),
+    mut on_checked: impl FnMut(Checked) -> Result<(), E>,
+) -> Result<Result<Ended, E>, PoolError> {
+    let jobs = plan.jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|source| PoolError { jobs, source })?;
+    let batch_size = jobs * BATCH_PER_JOB;
+    let mut ended = Ended {
+        puzzles: 0,
+        interrupted: false,
+    };
+    let mut batch: Vec<Item> = Vec::with_capacity(batch_size);
+    let mut reservoir: Vec<Item> = Vec::new();
+    let mut rng = match plan.selection {
+        Selection::Sample { seed, .. } => Some(ChaCha8Rng::seed_from_u64(seed)),
+        _ => None,
+    };
+    let mut process = |batch: &mut Vec<Item>, ended: &mut Ended| -> Result<(), E> {
+        let done = pool.install(|| run_batch(plan, std::mem::take(batch), progress));
+        for checked in done {
+            if checked.cancelled() {
+                ended.interrupted = true;
+                continue;
+            }
+            ended.puzzles += 1;
+            on_checked(checked)?;
+        }
+        Ok(())
+    };
+    for item in items {
+        if plan.cancelled() {
+            ended.interrupted = true;
+            return Ok(Ok(ended));
+        }
+        match plan.selection {
+            Selection::All => {}
+            Selection::Shard(shard) if shard.keeps(item.ordinal) => {}
+            Selection::Shard(_) => continue,
+            Selection::Sample { size, .. } => {
+                // Reservoir sampling (Algorithm R): every puzzle ends up in the sample with the
+                // same probability, in one pass, with `size` puzzles in memory.
+                let seen = item.ordinal;
+                if (reservoir.len() as u64) < size {
+                    reservoir.push(item);
+                } else {
+                    let rng = rng.as_mut().expect("a sample has its generator");
+                    let slot = rng.random_range(0..=seen);
+                    if slot < size {
+                        reservoir[slot as usize] = item;
+                    }
+                }
+                continue;
+            }
+        }
+        batch.push(item);
+        if batch.len() >= batch_size {
+            if let Err(err) = process(&mut batch, &mut ended) {
+                return Ok(Err(err));
+            }
+            if ended.interrupted {
+                return Ok(Ok(ended));
+            }
+        }
+    }
+    reservoir.sort_by_key(|item| item.ordinal);
+    batch.append(&mut reservoir);
+    while !batch.is_empty() && !ended.interrupted {
+        let rest = batch.split_off(batch_size.min(batch.len()));
+        if let Err(err) = process(&mut batch, &mut ended) {
+            return Ok(Err(err));
+        }
+        batch = rest;
+    }
+    if plan.cancelled() {
+        ended.interrupted = true;
+    }
+    Ok(Ok(ended))
+}
+
+/// One batch, in the plan's order, on the current pool; results in the batch's order.
+fn run_batch(plan: &Plan, batch: Vec<Item>, progress: &(dyn Fn(u64) + Sync)) -> Vec<Checked> {
+    match plan.order {
+        Order::Puzzle => batch
+            .into_par_iter()
+            .map_init(Scratch::default, |scratch, item| {
+                let checked = check(plan, item, scratch);
+                progress(plan.entries.len() as u64);
+                checked
+            })
+            .collect(),
+        Order::Engine => {
+            let mut per_entry: Vec<std::vec::IntoIter<Run>> = plan
+                .entries
+                .iter()
+                .map(|entry| {
+                    let limits = plan.limits(entry);
+                    batch
+                        .par_iter()
+                        .map_init(Scratch::default, |scratch, item| {
+                            let run = measure(
+                                entry.strategy,
+                                &item.puzzle,
+                                &limits,
+                                plan.repeats,
+                                scratch,
+                            );
+                            progress(1);
+                            run
+                        })
+                        .collect::<Vec<Run>>()
+                        .into_iter()
+                })
+                .collect();
+            batch
+                .into_iter()
+                .map(|item| {
+                    let runs = per_entry
+                        .iter_mut()
+                        .map(|runs| runs.next().expect("one run per item and entry"))
+                        .collect();
+                    finish(item, runs)
+                })
+                .collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::parse_line_record;
+    use crate::strategy::{self, Verdict};
+
+    fn item(ordinal: u64, line: &str) -> Item {
+        let record = parse_line_record(line.as_bytes(), None, 1).expect("a test puzzle");
+        Item {
+            ordinal,
+            source: format!("t:{}", ordinal + 1),
+            puzzle: record.puzzle,
+            solution: record.solution,
+            count: record.count,
+        }
+    }
+
+    fn items() -> Vec<Item> {
+        [
+            "4..3.....1....2.",
+            "4..3............",
+            "44..............",
+            "4..3.....1....2.:1",
+        ]
+        .iter()
+        .cycle()
+        .take(600)
+        .enumerate()
+        .map(|(ordinal, line)| item(ordinal as u64, line))
+        .collect()
+    }
+
+    fn plan(order: Order, jobs: usize) -> Plan {
+        let strategies = [
+            strategy::find("fast").unwrap(),
+            strategy::find("mrv").unwrap(),
+            strategy::find("dlx-knuth").unwrap(),
+        ];
+        Plan {
+            order,
+            jobs,
+            ..Plan::new(&strategies, &Limits::solutions(2))
+        }
+    }
+
+    fn verdicts(plan: &Plan) -> Vec<(u64, Vec<Verdict>, Vec<Option<u64>>)> {
+        let mut seen = Vec::new();
+        let ended = run(plan, items(), |checked| {
+            assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+            seen.push((
+                checked.item.ordinal,
+                checked.runs.iter().map(Run::verdict).collect(),
+                checked
+                    .runs
+                    .iter()
+                    .map(|run| run.stats.get(strategy::Counter::Nodes))
+                    .collect(),
+            ));
+            Ok::<(), ()>(())
+        })
+        .expect("a pool")
+        .expect("no error");
+        assert!(!ended.interrupted);
+        assert_eq!(ended.puzzles, seen.len() as u64);
+        seen
+    }
+
+    #[test]
+    fn every_order_and_job_count_gives_the_same_rows_in_input_order() {
+        let reference = verdicts(&plan(Order::Puzzle, 1));
+        assert_eq!(reference.len(), 600);
+        assert_eq!(
+            reference[..3]
+                .iter()
+                .map(|(_, v, _)| v.clone())
+                .collect::<Vec<_>>(),
+            [
+                vec![Verdict::Unique; 3],
+                vec![Verdict::Multiple; 3],
+                vec![Verdict::None; 3]
+            ]
+        );
+        assert!(
+            reference
+                .iter()
+                .enumerate()
+                .all(|(i, (ordinal, _, _))| *ordinal == i as u64)
+        );
+        assert_eq!(verdicts(&plan(Order::Engine, 1)), reference);
+        assert_eq!(verdicts(&plan(Order::Engine, 2)), reference);
+        assert_eq!(verdicts(&plan(Order::Puzzle, 2)), reference);
+    }
+
+    #[test]
+    fn shards_partition_and_samples_are_reproducible() {
+        let ordinals = |selection: Selection| {
+            let plan = Plan {
+                selection,
+                ..plan(Order::Engine, 2)
+            };
+            let mut seen = Vec::new();
+            run(&plan, items(), |checked| {
+                seen.push(checked.item.ordinal);
+                Ok::<(), ()>(())
+            })
+            .unwrap()
+            .unwrap();
+            seen
+        };
+        let mut all: Vec<u64> = (1..=3)
+            .flat_map(|index| ordinals(Selection::Shard(Shard { index, count: 3 })))
+            .collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..600).collect::<Vec<u64>>());
+        let sample = ordinals(Selection::Sample { size: 7, seed: 4 });
+        assert_eq!(sample.len(), 7);
+        assert!(sample.windows(2).all(|w| w[0] < w[1]), "input order");
+        assert_eq!(ordinals(Selection::Sample { size: 7, seed: 4 }), sample);
+        assert_ne!(ordinals(Selection::Sample { size: 7, seed: 5 }), sample);
+    }
+
+    #[test]
+    fn a_cancelled_run_hands_on_no_cancelled_puzzle() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let plan = Plan {
+            cancel: Some(flag),
+            ..plan(Order::Engine, 1)
+        };
+        let ended = run(&plan, items(), |_| Ok::<(), ()>(())).unwrap().unwrap();
+        assert_eq!(
+            ended,
+            Ended {
+                puzzles: 0,
+                interrupted: true
+            }
+        );
+    }
+
+    #[test]
+    fn shards_parse_split_ranges_and_read_job_arrays() {
+        assert_eq!("2/4".parse(), Ok(Shard { index: 2, count: 4 }));
+        assert_eq!(
+            "0/4".parse::<Shard>().unwrap_err().to_string(),
+            "expected K/N with 1 <= K <= N, such as 2/4; found '0/4'"
+        );
+        let ranges: Vec<_> = (1..=3)
+            .map(|index| Shard { index, count: 3 }.range(10))
+            .collect();
+        assert_eq!(ranges, [0..3, 3..6, 6..10]);
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| (*value).to_string())
+            }
+        };
+        assert_eq!(
+            Shard::from_job_array(env(&[
+                ("SLURM_ARRAY_TASK_ID", "3"),
+                ("SLURM_ARRAY_TASK_COUNT", "4")
+            ])),
+            Ok(Shard { index: 3, count: 4 })
+        );
+        assert_eq!(
+            Shard::from_job_array(env(&[
+                ("SLURM_ARRAY_TASK_ID", "0"),
+                ("SLURM_ARRAY_TASK_MIN", "0"),
+                ("SLURM_ARRAY_TASK_COUNT", "2")
+            ])),
+            Ok(Shard { index: 1, count: 2 })
+        );
+        assert_eq!(Shard::from_job_array(env(&[])), Err(ShardError::NoArray));
+        assert_eq!(
+            Shard::from_job_array(env(&[
+                ("SLURM_ARRAY_TASK_ID", "x"),
+                ("SLURM_ARRAY_TASK_COUNT", "2")
+            ]))
+            .unwrap_err()
+            .to_string(),
+            "SLURM_ARRAY_TASK_ID='x' is not a task number"
+        );
+    }
+}

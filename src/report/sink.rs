@@ -1,0 +1,247 @@
+//! Report files: the form chosen by the file's extension, opened before a run (so that a path
+//! that cannot be written fails at once), fed rows as they come, finished with the whole report.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::strategy::{self, Counter};
+
+use super::csv::CsvWriter;
+use super::json::{JsonWriter, write_line};
+use super::{Report, Row};
+
+/// The report forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The aligned table printed on standard output (`.txt`).
+    Text,
+    /// GitHub-flavoured Markdown (`.md`).
+    Markdown,
+    /// One record per row (`.csv`), streamed.
+    Csv,
+    /// The whole report, rows streamed first (`.json`); `sudolab report` reads it back.
+    Json,
+    /// One JSON object per row (`.jsonl`), streamed.
+    JsonLines,
+    /// One self-contained page with charts (`.html`).
+    Html,
+}
+
+/// A report path whose extension names no form.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{path}: cannot tell the report form from the extension '{extension}'; use .md, .csv, \
+     .json, .jsonl, .html or .txt"
+)]
+pub struct FormatError {
+    /// The path.
+    pub path: String,
+    /// Its extension, lowercased.
+    pub extension: String,
+}
+
+impl Format {
+    /// Every form, in the order an experiment's results directory lists them.
+    pub const ALL: [Format; 6] = [
+        Format::Text,
+        Format::Markdown,
+        Format::Csv,
+        Format::Json,
+        Format::JsonLines,
+        Format::Html,
+    ];
+
+    /// The form a path's extension names (case-insensitive).
+    pub fn of(path: &Path) -> Result<Format, FormatError> {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        Format::from_extension(&extension).ok_or_else(|| FormatError {
+            path: path.display().to_string(),
+            extension,
+        })
+    }
+
+    /// The form an extension names (`md`, `csv`, ...).
+    pub fn from_extension(extension: &str) -> Option<Format> {
+        Some(match extension {
+            "txt" | "text" => Format::Text,
+            "md" | "markdown" => Format::Markdown,
+            "csv" => Format::Csv,
+            "json" => Format::Json,
+            "jsonl" | "ndjson" => Format::JsonLines,
+            "html" | "htm" => Format::Html,
+            _ => return None,
+        })
+    }
+
+    /// The usual extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Markdown => "md",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::JsonLines => "jsonl",
+            Format::Html => "html",
+        }
+    }
+}
+
+/// A report file that could not be opened or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    /// No form for this extension.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The file could not be written.
+    #[error("{path}: cannot write the report: {source}")]
+    Write {
+        /// The path.
+        path: String,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+/// A report file, open for the run.
+pub struct Sink {
+    path: PathBuf,
+    writer: Writer,
+}
+
+enum Writer {
+    /// Rendered whole at the end.
+    Whole(Format, BufWriter<File>),
+    Csv(Box<CsvWriter<BufWriter<File>>>),
+    Json(JsonWriter<BufWriter<File>>),
+    JsonLines(BufWriter<File>),
+}
+
+impl Sink {
+    /// Creates the file at `path` in the form its extension names; `counters` are the CSV
+    /// columns (the union of the strategies' counters, [`counter_union`]).
+    pub fn create(path: &Path, counters: &[Counter]) -> Result<Sink, SinkError> {
+        let form = Format::of(path)?;
+        let fail = |source: io::Error| SinkError::Write {
+            path: path.display().to_string(),
+            source,
+        };
+        let out = BufWriter::new(File::create(path).map_err(fail)?);
+        let writer = match form {
+            Format::Csv => Writer::Csv(Box::new(
+                CsvWriter::new(out, counters.to_vec()).map_err(|err| fail(err.into()))?,
+            )),
+            Format::Json => Writer::Json(JsonWriter::new(out).map_err(fail)?),
+            Format::JsonLines => Writer::JsonLines(out),
+            form => Writer::Whole(form, out),
+        };
+        Ok(Sink {
+            path: path.to_path_buf(),
+            writer,
+        })
+    }
+
+    /// Where it writes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Takes one row (written now by the streamed forms).
+    pub fn row(&mut self, row: &Row) -> Result<(), SinkError> {
+        let result = match &mut self.writer {
+            Writer::Whole(..) => Ok(()),
+            Writer::Csv(writer) => writer.write(row).map_err(io::Error::from),
+            Writer::Json(writer) => writer.write(row),
+            Writer::JsonLines(out) => write_line(out, row),
+        };
+        result.map_err(|source| self.error(source))
+    }
+
+    /// Ends the file with the whole report.
+    pub fn finish(self, report: &Report) -> Result<(), SinkError> {
+        let result = match self.writer {
+            Writer::Whole(form, mut out) => out
+                .write_all(render(form, report).as_bytes())
+                .and_then(|()| out.flush()),
+            Writer::Csv(writer) => writer.finish().and_then(|mut out| out.flush()),
+            Writer::Json(writer) => writer.finish(report).map(drop),
+            Writer::JsonLines(mut out) => out.flush(),
+        };
+        result.map_err(|source| SinkError::Write {
+            path: self.path.display().to_string(),
+            source,
+        })
+    }
+
+    fn error(&self, source: io::Error) -> SinkError {
+        SinkError::Write {
+            path: self.path.display().to_string(),
+            source,
+        }
+    }
+}
+
+/// Renders a whole report in one form.
+pub fn render(form: Format, report: &Report) -> String {
+    match form {
+        Format::Text => super::text::render(report, false),
+        Format::Markdown => super::markdown::render(report),
+        Format::Html => super::html::render(report),
+        Format::Json => {
+            let mut text = serde_json::to_string_pretty(report).expect("a report serializes");
+            text.push('\n');
+            text
+        }
+        Format::Csv | Format::JsonLines => {
+            let mut out = Vec::new();
+            if form == Format::Csv {
+                let counters = counter_union(&report.strategies);
+                let mut writer =
+                    CsvWriter::new(&mut out, counters).expect("writing to memory cannot fail");
+                for row in &report.rows {
+                    writer.write(row).expect("writing to memory cannot fail");
+                }
+                writer.finish().expect("writing to memory cannot fail");
+            } else {
+                for row in &report.rows {
+                    write_line(&mut out, row).expect("writing to memory cannot fail");
+                }
+            }
+            String::from_utf8(out).expect("rows are UTF-8")
+        }
+    }
+}
+
+/// Every counter any of these strategies reports, in counter order.
+pub fn counter_union(names: &[String]) -> Vec<Counter> {
+    let mut counters: Vec<Counter> = names
+        .iter()
+        .filter_map(|name| strategy::find(name).ok())
+        .flat_map(|strategy| strategy.counters().iter().copied())
+        .collect();
+    counters.sort_unstable();
+    counters.dedup();
+    counters
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_come_from_extensions_with_a_clear_error() {
+        assert_eq!(Format::of(Path::new("r.HTML")).ok(), Some(Format::Html));
+        for form in Format::ALL {
+            assert_eq!(Format::from_extension(form.extension()), Some(form));
+        }
+        assert_eq!(
+            Format::of(Path::new("r.pdf")).unwrap_err().to_string(),
+            "r.pdf: cannot tell the report form from the extension 'pdf'; use .md, .csv, \
+             .json, .jsonl, .html or .txt"
+        );
+    }
+}

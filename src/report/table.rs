@@ -1,0 +1,219 @@
+//! The report's tables as data: columns (name, alignment) and cells (text, emphasis), built
+//! once from the report and drawn by every renderer, so that no renderer knows a column by its
+//! position.
+
+use crate::strategy::Counter;
+
+use super::{Row, Summary};
+
+/// How a column's cells line up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    /// Names and words.
+    Left,
+    /// Numbers.
+    Right,
+}
+
+/// What a cell draws attention to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Emphasis {
+    /// Nothing.
+    #[default]
+    Plain,
+    /// Something to look at (searches that ended without a verdict).
+    Warning,
+}
+
+/// A column: its machine name (`mean_us`) and alignment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// The name, as CSV and JSON would write it.
+    pub name: String,
+    /// Alignment of its cells.
+    pub align: Align,
+}
+
+impl Column {
+    fn new(name: &str, align: Align) -> Column {
+        Column {
+            name: name.to_string(),
+            align,
+        }
+    }
+
+    /// The name for people: `mean_us` becomes `mean µs`, `nodes_mean` `nodes mean`.
+    pub fn heading(&self) -> String {
+        self.name.replace("_us", " µs").replace('_', " ")
+    }
+}
+
+/// A cell: text and emphasis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// What it shows.
+    pub text: String,
+    /// What it draws attention to.
+    pub emphasis: Emphasis,
+}
+
+impl From<String> for Cell {
+    fn from(text: String) -> Cell {
+        Cell {
+            text,
+            emphasis: Emphasis::Plain,
+        }
+    }
+}
+
+/// A table: columns, then rows of one cell per column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The columns.
+    pub columns: Vec<Column>,
+    /// The rows, each with one cell per column.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// The per-strategy table: verdict tallies (unknown emphasised when not zero), times, nodes
+/// and the baseline ratio.
+pub fn summary_table(summaries: &[Summary]) -> Table {
+    type Draw = fn(&Summary) -> Cell;
+    let columns: [(&str, Align, Draw); 12] = [
+        ("strategy", Align::Left, |s| s.strategy.clone().into()),
+        ("puzzles", Align::Right, |s| s.runs.to_string().into()),
+        ("unique", Align::Right, |s| s.unique.to_string().into()),
+        ("multiple", Align::Right, |s| s.multiple.to_string().into()),
+        ("none", Align::Right, |s| s.none.to_string().into()),
+        ("unknown", Align::Right, |s| Cell {
+            text: s.unknown.to_string(),
+            emphasis: if s.unknown > 0 {
+                Emphasis::Warning
+            } else {
+                Emphasis::Plain
+            },
+        }),
+        ("mean_us", Align::Right, |s| micros(s.mean_us).into()),
+        ("median_us", Align::Right, |s| micros(s.median_us).into()),
+        ("p90_us", Align::Right, |s| micros(s.p90_us).into()),
+        ("max_us", Align::Right, |s| micros(s.max_us).into()),
+        ("nodes_mean", Align::Right, |s| {
+            s.nodes_mean
+                .map_or_else(|| "-".to_string(), |nodes| format!("{nodes:.1}"))
+                .into()
+        }),
+        ("ratio", Align::Right, |s| {
+            s.ratio
+                .map_or_else(|| "-".to_string(), |ratio| format!("{ratio:.2}"))
+                .into()
+        }),
+    ];
+    Table {
+        columns: columns
+            .iter()
+            .map(|(name, align, _)| Column::new(name, *align))
+            .collect(),
+        rows: summaries
+            .iter()
+            .map(|summary| columns.iter().map(|(_, _, draw)| draw(summary)).collect())
+            .collect(),
+    }
+}
+
+/// The per-puzzle table: where the puzzle came from, its clues, the strategy, the verdict, the
+/// count (`2+` when the search did not finish), the time, then one column per counter that any
+/// row reports (a `-` where a strategy does not observe it).
+pub fn rows_table(rows: &[Row]) -> Table {
+    let mut counters: Vec<Counter> = rows
+        .iter()
+        .flat_map(|row| row.counters.iter().map(|(counter, _)| counter))
+        .collect();
+    counters.sort_unstable();
+    counters.dedup();
+    let mut columns = vec![
+        Column::new("source", Align::Left),
+        Column::new("clues", Align::Right),
+        Column::new("strategy", Align::Left),
+        Column::new("verdict", Align::Left),
+        Column::new("solutions", Align::Right),
+        Column::new("time_us", Align::Right),
+    ];
+    columns.extend(
+        counters
+            .iter()
+            .map(|counter| Column::new(counter.name(), Align::Right)),
+    );
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let plus = if row.exhausted { "" } else { "+" };
+            let mut cells: Vec<Cell> = vec![
+                row.source.clone().into(),
+                row.clues.to_string().into(),
+                row.strategy.clone().into(),
+                Cell {
+                    text: row.verdict.to_string(),
+                    emphasis: if row.verdict == crate::strategy::Verdict::Unknown {
+                        Emphasis::Warning
+                    } else {
+                        Emphasis::Plain
+                    },
+                },
+                format!("{}{plus}", row.solutions).into(),
+                micros(row.time_ns as f64 / 1e3).into(),
+            ];
+            cells.extend(counters.iter().map(|counter| {
+                row.counters
+                    .get(*counter)
+                    .map_or_else(|| "-".to_string(), |value| value.to_string())
+                    .into()
+            }));
+            cells
+        })
+        .collect();
+    Table { columns, rows }
+}
+
+/// Microseconds with precision that suits their size.
+pub fn micros(us: f64) -> String {
+    if us >= 100.0 {
+        format!("{us:.0}")
+    } else {
+        format!("{us:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::row;
+
+    #[test]
+    fn counter_columns_come_from_the_rows() {
+        let mut sat = row(1, "sat", 2_500, 0);
+        sat.counters = crate::strategy::Stats::new();
+        sat.counters.set(Counter::SolverCalls, 2);
+        sat.exhausted = false;
+        let table = rows_table(&[row(0, "fast", 1_500, 7), sat]);
+        let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "source",
+                "clues",
+                "strategy",
+                "verdict",
+                "solutions",
+                "time_us",
+                "nodes",
+                "solver_calls"
+            ]
+        );
+        let texts = |row: &Vec<Cell>| row.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            texts(&table.rows[1]),
+            ["t.txt:2", "21", "sat", "unique", "1+", "2.5", "-", "2"]
+        );
+        assert_eq!(table.columns[5].heading(), "time µs");
+    }
+}
