@@ -85,6 +85,12 @@ impl Grid {
         &self.cells
     }
 
+    /// The cells for writing, inside the crate only: an engine that writes a whole solution
+    /// (values it knows to be in `1..=n`) skips [`Grid::set`]'s check per cell.
+    pub(crate) fn cells_mut(&mut self) -> &mut [u8] {
+        &mut self.cells
+    }
+
     /// The value at a cell index, `0` for empty.
     pub fn get(&self, cell_idx: usize) -> u8 {
         self.cells[cell_idx]

@@ -333,7 +333,21 @@ fn shards_merge_into_the_aggregates_of_one_run() {
              of one run merge\n"
         )
     );
-    // So is the same shard twice (it would double every count), and a missing shard...
+}
+
+#[test]
+fn shard_sets_with_repeats_gaps_or_strangers_are_refused() {
+    let dir = scratch("compare-shard-sets");
+    let corpus = mixed_corpus(&dir);
+    let run = |extra: &[&str]| {
+        let mut all = vec!["compare", "-s", "fast,dlx-knuth", &corpus];
+        all.extend_from_slice(extra);
+        sudolab(&all, "")
+    };
+    let shard_files = [path(&dir, "s1.json"), path(&dir, "s2.json")];
+    run(&["--shard", "1/2", "-r", &shard_files[0]]);
+    run(&["--shard", "2/2", "-r", &shard_files[1]]);
+    // The same shard twice would double every count; a missing shard would hide puzzles...
     let twice = sudolab(&["report", &shard_files[0], &shard_files[0]], "");
     assert_eq!(twice.code, 2);
     assert_eq!(

@@ -709,13 +709,21 @@ impl Search<'_> {
             return self.tally.count();
         }
         let solution = self.solution.get_or_insert_with(|| self.puzzle.clone());
+        // Digits 0..9 become values 1..=9 of a 9x9 grid: always in range, so the cells are
+        // written directly. Through Grid::set's range check per cell, a search that reports
+        // its solutions took 1.06 to 1.10 times a count on the 17-clue set; written directly,
+        // 0.98 (benches/pipeline.rs, the search and count loops of one run).
+        let cells: &mut [u8; 81] = solution
+            .cells_mut()
+            .try_into()
+            .expect("the classic path runs on 9x9 grids");
         for (word, &places) in board.places.iter().enumerate() {
             let (digit, band) = (word / 3, word % 3);
             let mut places = places;
             while places != 0 {
                 let cell = places.trailing_zeros() as usize;
                 places &= places - 1;
-                solution.set(27 * band + cell, digit as u8 + 1);
+                cells[27 * band + cell] = digit as u8 + 1;
             }
         }
         self.tally.report(solution)

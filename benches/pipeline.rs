@@ -1,0 +1,195 @@
+//! Are the times `compare` reports what the engines cost? The experiment pipeline against a
+//! bare loop over the same engine and puzzles, in one process, interleaved.
+//!
+//! For each engine (`SUDOLAB_PIPELINE_ENGINES`, default `fast,dlx-knuth`) and the first
+//! `SUDOLAB_PIPELINE_TAKE` puzzles (default 10,000) of the 17-clue set, each of
+//! `SUDOLAB_PIPELINE_ROUNDS` rounds (default 5) times:
+//! - the bare loop: `count_up_to(puzzle, 2)` back to back, the way `benches/peer.rs` and
+//!   criterion time an engine (wall clock of the pass, divided by the puzzles);
+//! - the pipeline: `experiment::run` with one job in each order, as `compare -j1` runs it; the
+//!   figure is the mean of the per-search times it reports (what `compare` prints as mean µs).
+//!
+//! It prints each round's pipeline/loop ratio, their median and their spread. Both must give
+//! the same verdict on every puzzle before anything is timed.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use sudolab::corpus::{Format, Reader};
+use sudolab::experiment::{self, Item, Order, Plan};
+use sudolab::model::Grid;
+use sudolab::strategy::{self, Limits, Strategy};
+
+fn corpus() -> PathBuf {
+    let dir = std::env::var_os("SUDOLAB_PUBLIC_CORPORA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
+        PathBuf::from,
+    );
+    let path = dir.join("tdoku/puzzles2_17_clue.txt");
+    assert!(
+        path.exists(),
+        "{}: missing; set SUDOLAB_PUBLIC_CORPORA to the public corpora",
+        path.display()
+    );
+    path
+}
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Mean microseconds per puzzle of a bare loop.
+fn bare_loop(engine: &dyn Strategy, puzzles: &[Grid]) -> f64 {
+    let start = Instant::now();
+    for puzzle in puzzles {
+        black_box(engine.count_up_to(black_box(puzzle), 2, &Limits::default()));
+    }
+    start.elapsed().as_secs_f64() * 1e6 / puzzles.len() as f64
+}
+
+/// Mean microseconds per puzzle of a bare loop that asks for the solutions (as the pipeline
+/// must, to certify them), each dropped in the callback.
+fn search_loop(engine: &dyn Strategy, puzzles: &[Grid]) -> f64 {
+    let limits = Limits::solutions(2);
+    let start = Instant::now();
+    for puzzle in puzzles {
+        black_box(engine.search(black_box(puzzle), &limits, &mut |grid| {
+            black_box(grid);
+        }));
+    }
+    start.elapsed().as_secs_f64() * 1e6 / puzzles.len() as f64
+}
+
+/// Mean reported microseconds per puzzle of each engine in the pipeline (all engines in one
+/// plan, as `compare -s a,b -j1` runs them), and the wall-clock microseconds per puzzle.
+fn pipeline(engines: &[&'static dyn Strategy], items: &[Item], order: Order) -> (Vec<f64>, f64) {
+    let plan = Plan {
+        order,
+        ..Plan::new(engines, &Limits::solutions(2))
+    };
+    let mut total_ns = vec![0u128; engines.len()];
+    let start = Instant::now();
+    experiment::run(&plan, items.iter().cloned(), |checked| {
+        assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+        for (total, run) in total_ns.iter_mut().zip(&checked.runs) {
+            *total += run.best.as_nanos();
+        }
+        Ok::<(), ()>(())
+    })
+    .expect("a pool")
+    .expect("no error");
+    let wall = start.elapsed().as_secs_f64() * 1e6 / items.len() as f64;
+    let means = total_ns
+        .iter()
+        .map(|ns| *ns as f64 / 1e3 / items.len() as f64)
+        .collect();
+    (means, wall)
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else is taken.
+    let take = env_or("SUDOLAB_PIPELINE_TAKE", 10_000);
+    let rounds = env_or("SUDOLAB_PIPELINE_ROUNDS", 5).max(1);
+    let engines =
+        std::env::var("SUDOLAB_PIPELINE_ENGINES").unwrap_or_else(|_| "fast,dlx-knuth".to_string());
+    let path = corpus();
+    let file = std::fs::File::open(&path).expect("the corpus opens");
+    let puzzles: Vec<Grid> = Reader::new(std::io::BufReader::new(file), Format::Line, None)
+        .take(take)
+        .map(|record| record.expect("a valid puzzle").puzzle)
+        .collect();
+    let items: Vec<Item> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(ordinal, puzzle)| Item {
+            ordinal: ordinal as u64,
+            source: format!("17-clue:{}", ordinal + 1),
+            puzzle: puzzle.clone(),
+            solution: None,
+            count: None,
+        })
+        .collect();
+    println!(
+        "{} puzzles of {}, {rounds} rounds, count to 2, one job",
+        puzzles.len(),
+        path.display()
+    );
+    let engines: Vec<&'static dyn Strategy> = engines
+        .split(',')
+        .map(|name| strategy::find(name.trim()).expect("a registered engine"))
+        .collect();
+    for engine in &engines {
+        for puzzle in &puzzles {
+            assert_eq!(
+                engine.count_up_to(puzzle, 2, &Limits::default()).verdict(),
+                strategy::Verdict::Unique
+            );
+        }
+    }
+    // Per round: each engine's bare loop, then the pipeline in each order.
+    let k = engines.len();
+    let (mut loops, mut by_engine, mut by_puzzle) = (
+        vec![Vec::new(); k],
+        vec![Vec::new(); k],
+        vec![Vec::new(); k],
+    );
+    let mut searches = vec![Vec::new(); k];
+    let mut walls = Vec::new();
+    for _ in 0..rounds {
+        for (index, engine) in engines.iter().enumerate() {
+            loops[index].push(bare_loop(*engine, &puzzles));
+            searches[index].push(search_loop(*engine, &puzzles));
+        }
+        let (means, wall) = pipeline(&engines, &items, Order::Engine);
+        walls.push(wall);
+        for (index, mean) in means.into_iter().enumerate() {
+            by_engine[index].push(mean);
+        }
+        let (means, _) = pipeline(&engines, &items, Order::Puzzle);
+        for (index, mean) in means.into_iter().enumerate() {
+            by_puzzle[index].push(mean);
+        }
+    }
+    println!(
+        "engine     | loop us | search loop us | order engine us | ratio median [min, max] | \
+         order puzzle us | ratio median [min, max]"
+    );
+    for (index, engine) in engines.iter().enumerate() {
+        let ratios = |times: &[f64]| -> Vec<f64> {
+            times
+                .iter()
+                .zip(&loops[index])
+                .map(|(t, l)| t / l)
+                .collect()
+        };
+        let summary = |ratios: &mut Vec<f64>| {
+            let min = ratios.iter().copied().fold(f64::MAX, f64::min);
+            let max = ratios.iter().copied().fold(f64::MIN, f64::max);
+            format!("{:.3} [{min:.3}, {max:.3}]", median(ratios))
+        };
+        let engine_summary = summary(&mut ratios(&by_engine[index]));
+        let puzzle_summary = summary(&mut ratios(&by_puzzle[index]));
+        println!(
+            "{:<10} | {:7.2} | {:14.2} | {:15.2} | {engine_summary:>23} | {:15.2} | \
+             {puzzle_summary:>23}",
+            engine.name(),
+            median(&mut loops[index].clone()),
+            median(&mut searches[index].clone()),
+            median(&mut by_engine[index].clone()),
+            median(&mut by_puzzle[index].clone()),
+        );
+    }
+    println!(
+        "pipeline wall clock, order engine, all engines: {:.2} us per puzzle",
+        median(&mut walls)
+    );
+}
