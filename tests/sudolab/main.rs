@@ -4,6 +4,8 @@
 mod cases;
 mod cli;
 mod compare;
+mod experiment;
 mod generate;
 mod properties;
+mod snapshots;
 mod trace;
