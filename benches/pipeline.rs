@@ -9,6 +9,10 @@
 //! - the pipeline: `experiment::run` with one job in each order, as `compare -j1` runs it; the
 //!   figure is the mean of the per-search times it reports (what `compare` prints as mean µs).
 //!
+//! - with `SUDOLAB_PIPELINE_CLI` set to a `sudolab` binary (`target/release/sudolab`), the
+//!   command itself: `sudolab compare -s ENGINES -j1` (its defaults: engine order, the 1 s
+//!   timeout) on the same puzzles written to a file, its means read from its JSON report.
+//!
 //! It prints each round's pipeline/loop ratio, their median and their spread. Both must give
 //! the same verdict on every puzzle before anything is timed.
 
@@ -90,6 +94,28 @@ fn pipeline(engines: &[&'static dyn Strategy], items: &[Item], order: Order) -> 
     (means, wall)
 }
 
+/// Mean reported microseconds per puzzle of each engine in `sudolab compare`, run as a command.
+fn command(sudolab: &Path, engines: &[&'static dyn Strategy], file: &Path) -> Vec<f64> {
+    let report = file.with_extension("json");
+    let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    let status = std::process::Command::new(sudolab)
+        .args(["compare", "-j1", "-s", &names.join(",")])
+        .arg("--report")
+        .arg(&report)
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("sudolab runs");
+    assert!(status.success(), "sudolab compare failed");
+    let text = std::fs::read_to_string(&report).expect("the report");
+    let report = sudolab::report::json::read(&text).expect("a JSON report");
+    report
+        .summary
+        .iter()
+        .map(|summary| summary.mean_us)
+        .collect()
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -135,8 +161,17 @@ fn main() {
             );
         }
     }
-    // Per round: each engine's bare loop, then the pipeline in each order.
+    let cli = std::env::var_os("SUDOLAB_PIPELINE_CLI").map(PathBuf::from);
+    let puzzle_file =
+        std::env::temp_dir().join(format!("sudolab-pipeline-{}.txt", std::process::id()));
+    let lines: Vec<String> = puzzles
+        .iter()
+        .map(|p| sudolab::model::to_line(p).expect("9x9"))
+        .collect();
+    std::fs::write(&puzzle_file, lines.join("\n") + "\n").expect("a scratch file");
+    // Per round: each engine's bare loop, then the pipeline in each order, then the command.
     let k = engines.len();
+    let mut by_command = vec![Vec::new(); k];
     let (mut loops, mut by_engine, mut by_puzzle) = (
         vec![Vec::new(); k],
         vec![Vec::new(); k],
@@ -157,6 +192,14 @@ fn main() {
         let (means, _) = pipeline(&engines, &items, Order::Puzzle);
         for (index, mean) in means.into_iter().enumerate() {
             by_puzzle[index].push(mean);
+        }
+        if let Some(sudolab) = &cli {
+            for (index, mean) in command(sudolab, &engines, &puzzle_file)
+                .into_iter()
+                .enumerate()
+            {
+                by_command[index].push(mean);
+            }
         }
     }
     println!(
@@ -188,8 +231,29 @@ fn main() {
             median(&mut by_puzzle[index].clone()),
         );
     }
+    if cli.is_some() {
+        println!("engine     | loop us | sudolab compare us | ratio median [min, max]");
+        for (index, engine) in engines.iter().enumerate() {
+            let mut ratios: Vec<f64> = by_command[index]
+                .iter()
+                .zip(&loops[index])
+                .map(|(t, l)| t / l)
+                .collect();
+            let min = ratios.iter().copied().fold(f64::MAX, f64::min);
+            let max = ratios.iter().copied().fold(f64::MIN, f64::max);
+            println!(
+                "{:<10} | {:7.2} | {:18.2} | {:.3} [{min:.3}, {max:.3}]",
+                engine.name(),
+                median(&mut loops[index].clone()),
+                median(&mut by_command[index].clone()),
+                median(&mut ratios),
+            );
+        }
+    }
     println!(
         "pipeline wall clock, order engine, all engines: {:.2} us per puzzle",
         median(&mut walls)
     );
+    let _ = std::fs::remove_file(&puzzle_file);
+    let _ = std::fs::remove_file(puzzle_file.with_extension("json"));
 }

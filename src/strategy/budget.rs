@@ -25,7 +25,10 @@ impl<'a> Budget<'a> {
                 .timeout
                 .and_then(|timeout| Instant::now().checked_add(timeout)),
             cancel: limits.cancel.as_deref(),
-            next_check: 0,
+            // The deadline was stamped just now, so the first look at the clock waits for the
+            // first interval: a search of fewer nodes reads the clock once, not twice (on the
+            // 17-clue set, `fast`'s searches take about 2 us and a clock read about 25 ns).
+            next_check: CLOCK_INTERVAL,
         }
     }
 
