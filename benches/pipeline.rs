@@ -121,19 +121,69 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
-fn main() {
-    // `cargo bench` passes --bench; nothing else is taken.
-    let take = env_or("SUDOLAB_PIPELINE_TAKE", 10_000);
-    let rounds = env_or("SUDOLAB_PIPELINE_ROUNDS", 5).max(1);
-    let engines =
-        std::env::var("SUDOLAB_PIPELINE_ENGINES").unwrap_or_else(|_| "fast,dlx-knuth".to_string());
-    let path = corpus();
-    let file = std::fs::File::open(&path).expect("the corpus opens");
+/// One engine's per-round measurements, microseconds per puzzle.
+#[derive(Clone, Default)]
+struct Samples {
+    count_loop: Vec<f64>,
+    search_loop: Vec<f64>,
+    engine_order: Vec<f64>,
+    puzzle_order: Vec<f64>,
+    command: Vec<f64>,
+}
+
+impl Samples {
+    /// The median of `times` over the loop's time of the same round, with the spread.
+    fn ratio(&self, times: &[f64]) -> String {
+        let mut ratios: Vec<f64> = times
+            .iter()
+            .zip(&self.count_loop)
+            .map(|(t, l)| t / l)
+            .collect();
+        let min = ratios.iter().copied().fold(f64::MAX, f64::min);
+        let max = ratios.iter().copied().fold(f64::MIN, f64::max);
+        format!("{:.3} [{min:.3}, {max:.3}]", median(&mut ratios))
+    }
+}
+
+fn print_table(engines: &[&'static dyn Strategy], samples: &[Samples], with_command: bool) {
+    println!(
+        "engine     | loop us | search loop us | order engine us | ratio median [min, max] | \
+         order puzzle us | ratio median [min, max]"
+    );
+    for (engine, samples) in engines.iter().zip(samples) {
+        println!(
+            "{:<10} | {:7.2} | {:14.2} | {:15.2} | {:>23} | {:15.2} | {:>23}",
+            engine.name(),
+            median(&mut samples.count_loop.clone()),
+            median(&mut samples.search_loop.clone()),
+            median(&mut samples.engine_order.clone()),
+            samples.ratio(&samples.engine_order),
+            median(&mut samples.puzzle_order.clone()),
+            samples.ratio(&samples.puzzle_order),
+        );
+    }
+    if with_command {
+        println!("engine     | loop us | sudolab compare us | ratio median [min, max]");
+        for (engine, samples) in engines.iter().zip(samples) {
+            println!(
+                "{:<10} | {:7.2} | {:18.2} | {}",
+                engine.name(),
+                median(&mut samples.count_loop.clone()),
+                median(&mut samples.command.clone()),
+                samples.ratio(&samples.command),
+            );
+        }
+    }
+}
+
+/// The first `take` puzzles of the 17-clue set, and the same as experiment items.
+fn puzzles(path: &Path, take: usize) -> (Vec<Grid>, Vec<Item>) {
+    let file = std::fs::File::open(path).expect("the corpus opens");
     let puzzles: Vec<Grid> = Reader::new(std::io::BufReader::new(file), Format::Line, None)
         .take(take)
         .map(|record| record.expect("a valid puzzle").puzzle)
         .collect();
-    let items: Vec<Item> = puzzles
+    let items = puzzles
         .iter()
         .enumerate()
         .map(|(ordinal, puzzle)| Item {
@@ -144,15 +194,25 @@ fn main() {
             count: None,
         })
         .collect();
+    (puzzles, items)
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else is taken.
+    let take = env_or("SUDOLAB_PIPELINE_TAKE", 10_000);
+    let rounds = env_or("SUDOLAB_PIPELINE_ROUNDS", 5).max(1);
+    let engines: Vec<&'static dyn Strategy> = std::env::var("SUDOLAB_PIPELINE_ENGINES")
+        .unwrap_or_else(|_| "fast,dlx-knuth".to_string())
+        .split(',')
+        .map(|name| strategy::find(name.trim()).expect("a registered engine"))
+        .collect();
+    let path = corpus();
+    let (puzzles, items) = puzzles(&path, take);
     println!(
         "{} puzzles of {}, {rounds} rounds, count to 2, one job",
         puzzles.len(),
         path.display()
     );
-    let engines: Vec<&'static dyn Strategy> = engines
-        .split(',')
-        .map(|name| strategy::find(name.trim()).expect("a registered engine"))
-        .collect();
     for engine in &engines {
         for puzzle in &puzzles {
             assert_eq!(
@@ -169,87 +229,31 @@ fn main() {
         .map(|p| sudolab::model::to_line(p).expect("9x9"))
         .collect();
     std::fs::write(&puzzle_file, lines.join("\n") + "\n").expect("a scratch file");
-    // Per round: each engine's bare loop, then the pipeline in each order, then the command.
-    let k = engines.len();
-    let mut by_command = vec![Vec::new(); k];
-    let (mut loops, mut by_engine, mut by_puzzle) = (
-        vec![Vec::new(); k],
-        vec![Vec::new(); k],
-        vec![Vec::new(); k],
-    );
-    let mut searches = vec![Vec::new(); k];
+    // Per round: each engine's loops, then the pipeline in each order, then the command.
+    let mut samples = vec![Samples::default(); engines.len()];
     let mut walls = Vec::new();
     for _ in 0..rounds {
-        for (index, engine) in engines.iter().enumerate() {
-            loops[index].push(bare_loop(*engine, &puzzles));
-            searches[index].push(search_loop(*engine, &puzzles));
+        for (engine, samples) in engines.iter().zip(&mut samples) {
+            samples.count_loop.push(bare_loop(*engine, &puzzles));
+            samples.search_loop.push(search_loop(*engine, &puzzles));
         }
         let (means, wall) = pipeline(&engines, &items, Order::Engine);
         walls.push(wall);
-        for (index, mean) in means.into_iter().enumerate() {
-            by_engine[index].push(mean);
+        for (samples, mean) in samples.iter_mut().zip(means) {
+            samples.engine_order.push(mean);
         }
         let (means, _) = pipeline(&engines, &items, Order::Puzzle);
-        for (index, mean) in means.into_iter().enumerate() {
-            by_puzzle[index].push(mean);
+        for (samples, mean) in samples.iter_mut().zip(means) {
+            samples.puzzle_order.push(mean);
         }
         if let Some(sudolab) = &cli {
-            for (index, mean) in command(sudolab, &engines, &puzzle_file)
-                .into_iter()
-                .enumerate()
-            {
-                by_command[index].push(mean);
+            let means = command(sudolab, &engines, &puzzle_file);
+            for (samples, mean) in samples.iter_mut().zip(means) {
+                samples.command.push(mean);
             }
         }
     }
-    println!(
-        "engine     | loop us | search loop us | order engine us | ratio median [min, max] | \
-         order puzzle us | ratio median [min, max]"
-    );
-    for (index, engine) in engines.iter().enumerate() {
-        let ratios = |times: &[f64]| -> Vec<f64> {
-            times
-                .iter()
-                .zip(&loops[index])
-                .map(|(t, l)| t / l)
-                .collect()
-        };
-        let summary = |ratios: &mut Vec<f64>| {
-            let min = ratios.iter().copied().fold(f64::MAX, f64::min);
-            let max = ratios.iter().copied().fold(f64::MIN, f64::max);
-            format!("{:.3} [{min:.3}, {max:.3}]", median(ratios))
-        };
-        let engine_summary = summary(&mut ratios(&by_engine[index]));
-        let puzzle_summary = summary(&mut ratios(&by_puzzle[index]));
-        println!(
-            "{:<10} | {:7.2} | {:14.2} | {:15.2} | {engine_summary:>23} | {:15.2} | \
-             {puzzle_summary:>23}",
-            engine.name(),
-            median(&mut loops[index].clone()),
-            median(&mut searches[index].clone()),
-            median(&mut by_engine[index].clone()),
-            median(&mut by_puzzle[index].clone()),
-        );
-    }
-    if cli.is_some() {
-        println!("engine     | loop us | sudolab compare us | ratio median [min, max]");
-        for (index, engine) in engines.iter().enumerate() {
-            let mut ratios: Vec<f64> = by_command[index]
-                .iter()
-                .zip(&loops[index])
-                .map(|(t, l)| t / l)
-                .collect();
-            let min = ratios.iter().copied().fold(f64::MAX, f64::min);
-            let max = ratios.iter().copied().fold(f64::MIN, f64::max);
-            println!(
-                "{:<10} | {:7.2} | {:18.2} | {:.3} [{min:.3}, {max:.3}]",
-                engine.name(),
-                median(&mut loops[index].clone()),
-                median(&mut by_command[index].clone()),
-                median(&mut ratios),
-            );
-        }
-    }
+    print_table(&engines, &samples, cli.is_some());
     println!(
         "pipeline wall clock, order engine, all engines: {:.2} us per puzzle",
         median(&mut walls)
