@@ -5,9 +5,12 @@
 //! speak one trait: a search that calls back once per solution, honours budgets, and reports
 //! counters. Every answer can be certified by [`model::validate`], which never searches.
 //!
-//! On top of the engines: [`check`] runs several strategies on a puzzle, certifies their
-//! answers and finds disagreements; [`report`] folds the runs of a corpus into per-strategy
-//! aggregates in fixed memory and renders them (text, Markdown, CSV, JSON, HTML with charts);
+//! On top of the engines: [`experiment`] runs a plan (strategies with their limits, repeats,
+//! order, jobs, a sample or shard) over a stream of puzzles, timing only the searches and
+//! certifying every answer, and reads experiment files; [`check`] cross-checks the answers of
+//! several strategies against each other and the corpus's claims; [`report`] folds the runs of
+//! a corpus into per-strategy aggregates in fixed memory, renders them (text, Markdown, CSV,
+//! JSON, HTML with charts) and merges the reports of shards;
 //! [`generate`] makes seeded puzzles whose uniqueness a checker engine proves; [`trace`]
 //! records the events of a search for teaching; [`encode`] holds the exact-cover matrix and the
 //! CNF encodings.

@@ -8,6 +8,38 @@
 //!
 //! The plan is plain data: [`Limits`] holds a timeout, which each search turns into a deadline
 //! when it starts, so one plan serves every search of a run, on any thread.
+//!
+//! # Example
+//!
+//! Three engines on two puzzles, in engine order, each answer certified and cross-checked:
+//!
+//! ```
+//! use std::time::Duration;
+//! use sudolab::experiment::{self, Item, Plan};
+//! use sudolab::model::parse_line_record;
+//! use sudolab::strategy::{self, Limits, Verdict};
+//!
+//! let items = ["4..3.....1....2.", "4..3............"].iter().enumerate().map(|(i, line)| Item {
+//!     ordinal: i as u64,
+//!     source: format!("example:{}", i + 1),
+//!     puzzle: parse_line_record(line.as_bytes(), None, 1).unwrap().puzzle,
+//!     solution: None,
+//!     count: None,
+//! });
+//! let engines = ["fast", "dlx-knuth", "sat"].map(|name| strategy::find(name).unwrap());
+//! let limits = Limits::solutions(2).with_timeout(Duration::from_secs(1));
+//! let plan = Plan::new(&engines, &limits);
+//! let mut verdicts = Vec::new();
+//! let ended = experiment::run(&plan, items, |checked| {
+//!     assert!(checked.problems.is_empty(), "the engines agree");
+//!     verdicts.push(checked.runs.iter().map(|run| run.verdict()).collect::<Vec<_>>());
+//!     Ok::<(), ()>(())
+//! })
+//! .expect("a thread pool")
+//! .expect("no error from the callback");
+//! assert_eq!(ended.puzzles, 2);
+//! assert_eq!(verdicts, [[Verdict::Unique; 3], [Verdict::Multiple; 3]]);
+//! ```
 
 pub mod file;
 mod input;
