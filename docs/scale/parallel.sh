@@ -15,11 +15,12 @@ sudolab=${SUDOLAB:-sudolab}
 strategies=${STRATEGIES:-fast,dlx-knuth,sat}
 mkdir -p "$out"
 
-# One job per shard; --halt stops the others when a shard fails (an error, or a
-# disagreement between engines, which is exit status 1).
-seq 1 "$shards" | parallel --will-cite --halt now,fail=1 --jobs "${JOBS:-100%}" \
-  "$sudolab" compare -j1 -s "$strategies" --shard "{}/$shards" \
-  --report "$out/shard-{}.json" "$corpus" '>' "$out/shard-{}.txt"
+# One job per shard: job K (PARALLEL_SEQ, {#}) takes shard K with --shard auto/N; -N0 keeps
+# the input numbers off the command line. --halt stops the others when a shard fails (an
+# error, or a disagreement between engines, which is exit status 1).
+seq 1 "$shards" | parallel --will-cite -N0 --halt now,fail=1 --jobs "${JOBS:-100%}" \
+  "$sudolab" compare -j1 -s "$strategies" --shard "auto/$shards" \
+  --report "$out/shard-{#}.json" "$corpus" '>' "$out/shard-{#}.txt"
 
 # The merge refuses a missing or repeated shard, and shards of different runs.
 "$sudolab" report "$out"/shard-*.json --report "$out/merged.json" --report "$out/merged.html"

@@ -76,8 +76,9 @@ pub(crate) struct CompareArgs {
     seed: u64,
 
     /// Run only shard K of N (puzzles whose position modulo N is K-1); 'auto' takes the task
-    /// of a Slurm job array. Merge the shards' JSON reports with 'sudolab report'.
-    #[arg(long, value_name = "K/N|auto")]
+    /// of a Slurm job array, 'auto/N' shard K of N with K the Slurm array task or the GNU
+    /// parallel job number. Merge the shards' JSON reports with 'sudolab report'.
+    #[arg(long, value_name = "K/N|auto[/N]")]
     shard: Option<Shard>,
 
     /// Time each search R times and report the fastest and the median: for small solves, where

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use clap::Args;
 use serde_json::json;
 
+use sudolab::check::ProblemKind;
 use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::find_conflict;
 use sudolab::strategy::Verdict;
@@ -74,26 +75,33 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
             Verdict::None | Verdict::Unknown => Status::Negative,
             Verdict::Unique | Verdict::Multiple => Status::Success,
         };
-        if let Some(invalid) = &run.invalid {
-            eprintln!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
-            status = Status::Error;
-        }
-        if let (Verdict::Unique, Some(found)) = (verdict, &run.solution) {
-            status = status.max(check_known(&place, record, found));
-        }
-        if let Some(expected) = record.count {
-            let contradicts = if run.count.exhausted {
-                run.count.found != expected
-            } else {
-                run.count.found > expected
+        // The cross-check's findings against the source's claims, in count's own words.
+        for problem in &checked.problems {
+            let said = match problem.kind {
+                ProblemKind::InvalidAnswer => {
+                    let invalid = run.invalid.as_deref().unwrap_or_default();
+                    eprintln!(
+                        "sudolab: {place}: the engine returned an invalid solution: {invalid}"
+                    );
+                    Status::Error
+                }
+                ProblemKind::ContradictsKnownSolution => match &run.solution {
+                    Some(found) => check_known(&place, record, found),
+                    // "none" against a known solution: the verdict already says so.
+                    None => Status::Negative,
+                },
+                ProblemKind::ContradictsKnownCount => {
+                    eprintln!(
+                        "sudolab: {place}: found {} solutions but the source says {}",
+                        run.count.found,
+                        checked.item.count.unwrap_or_default()
+                    );
+                    Status::Negative
+                }
+                // One strategy cannot disagree with another.
+                ProblemKind::VerdictsDisagree | ProblemKind::SolutionsDisagree => Status::Negative,
             };
-            if contradicts {
-                eprintln!(
-                    "sudolab: {place}: found {} solutions but the source says {expected}",
-                    run.count.found
-                );
-                status = status.max(Status::Negative);
-            }
+            status = status.max(said);
         }
         let outcome = run;
         let count_text = match outcome.stopped {

@@ -110,8 +110,9 @@ pub(crate) struct GenerateArgs {
 
     /// Write only shard K of N of the --count puzzles: a contiguous range of their indices
     /// (the shards' outputs, concatenated in order, are the output of one run). 'auto' takes
-    /// the task of a Slurm job array.
-    #[arg(long, value_name = "K/N|auto")]
+    /// the task of a Slurm job array; 'auto/N' shard K of N, K the array task or GNU
+    /// parallel's job number.
+    #[arg(long, value_name = "K/N|auto[/N]")]
     shard: Option<Shard>,
 }
 

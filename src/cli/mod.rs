@@ -181,8 +181,9 @@ impl ReadArgs {
 #[derive(Clone, Copy, Debug, Args)]
 struct ShardArgs {
     /// Take only shard K of N: the puzzles whose position modulo N is K-1 ('auto': the task of
-    /// a Slurm job array, from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT).
-    #[arg(long, value_name = "K/N|auto")]
+    /// a Slurm job array, from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT; 'auto/N': shard
+    /// K of N, K from SLURM_ARRAY_TASK_ID or GNU parallel's PARALLEL_SEQ).
+    #[arg(long, value_name = "K/N|auto[/N]")]
     shard: Option<Shard>,
 }
 

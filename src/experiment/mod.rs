@@ -148,6 +148,12 @@ pub enum ShardError {
          (a Slurm array job), or give K/N"
     )]
     NoArray,
+    /// `--shard auto/N` outside a job array or GNU parallel.
+    #[error(
+        "--shard auto/N found no task number: run it in a Slurm array job \
+         (SLURM_ARRAY_TASK_ID) or under GNU parallel (PARALLEL_SEQ), or give K/N"
+    )]
+    NoTask,
     /// A job-array variable that is not a number.
     #[error("{name}='{value}' is not a task number")]
     BadVariable {
@@ -175,16 +181,7 @@ impl Shard {
     /// The shard of this task of a Slurm job array: task `SLURM_ARRAY_TASK_ID` (counted from
     /// `SLURM_ARRAY_TASK_MIN`, 1 by default) of `SLURM_ARRAY_TASK_COUNT`.
     pub fn from_job_array(var: impl Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
-        let number = |name: &'static str| -> Result<Option<u64>, ShardError> {
-            var(name)
-                .map(|value| {
-                    value.trim().parse().map_err(|_| ShardError::BadVariable {
-                        name,
-                        value: value.clone(),
-                    })
-                })
-                .transpose()
-        };
+        let number = |name| task_number(&var, name);
         let (Some(id), Some(count)) = (
             number("SLURM_ARRAY_TASK_ID")?,
             number("SLURM_ARRAY_TASK_COUNT")?,
@@ -202,18 +199,65 @@ impl Shard {
     }
 }
 
+impl Shard {
+    /// Shard `K` of `count`, `K` being this task's number: a Slurm array task's (counted from
+    /// `SLURM_ARRAY_TASK_MIN`), or GNU parallel's job sequence number `PARALLEL_SEQ` (not its
+    /// slot, `{%}`, which repeats when there are more jobs than slots).
+    pub fn from_task(
+        var: impl Fn(&str) -> Option<String>,
+        count: u64,
+        text: &str,
+    ) -> Result<Shard, ShardError> {
+        let number = |name| task_number(&var, name);
+        let index = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
+            id.wrapping_sub(min).wrapping_add(1)
+        } else if let Some(seq) = number("PARALLEL_SEQ")? {
+            seq
+        } else {
+            return Err(ShardError::NoTask);
+        };
+        if index == 0 || index > count {
+            return Err(ShardError::Malformed(format!(
+                "{text} (task {index} of {count})"
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// A job-array variable as a number, if it is set.
+fn task_number(
+    var: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+) -> Result<Option<u64>, ShardError> {
+    var(name)
+        .map(|value| {
+            value.trim().parse().map_err(|_| ShardError::BadVariable {
+                name,
+                value: value.clone(),
+            })
+        })
+        .transpose()
+}
+
 impl FromStr for Shard {
     type Err = ShardError;
 
-    /// `K/N`, or `auto` for the task of a Slurm job array.
+    /// `K/N`; `auto` for the task of a Slurm job array; `auto/N` for this task's shard of `N`
+    /// (a Slurm array task or a GNU parallel job).
     fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let env = |name: &str| std::env::var(name).ok();
         if text.trim() == "auto" {
-            return Shard::from_job_array(|name| std::env::var(name).ok());
+            return Shard::from_job_array(env);
         }
         let bad = || ShardError::Malformed(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: u64 = k.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if k.trim() == "auto" && count > 0 {
+            return Shard::from_task(env, count, text);
+        }
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
         if index == 0 || index > count {
             return Err(bad());
         }
@@ -755,6 +799,20 @@ mod tests {
             Ok(Shard { index: 1, count: 2 })
         );
         assert_eq!(Shard::from_job_array(env(&[])), Err(ShardError::NoArray));
+        assert_eq!(
+            Shard::from_task(env(&[("PARALLEL_SEQ", "3")]), 4, "auto/4"),
+            Ok(Shard { index: 3, count: 4 })
+        );
+        assert_eq!(
+            Shard::from_task(env(&[("PARALLEL_SEQ", "5")]), 4, "auto/4")
+                .unwrap_err()
+                .to_string(),
+            "expected K/N with 1 <= K <= N, such as 2/4; found 'auto/4 (task 5 of 4)'"
+        );
+        assert_eq!(
+            Shard::from_task(env(&[]), 4, "auto/4"),
+            Err(ShardError::NoTask)
+        );
         assert_eq!(
             Shard::from_job_array(env(&[
                 ("SLURM_ARRAY_TASK_ID", "x"),
