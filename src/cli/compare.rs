@@ -14,8 +14,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use sudolab::corpus::{Source, Walk};
 use sudolab::experiment::{
-    self, Entry, InputProblem, Items, Order, Plan, Repeats, Selection, Shard, SideFile, SideKind,
-    Sides, attach, provenance,
+    self, InputProblem, Items, Order, Plan, Repeats, Selection, Shard, SideFile, SideKind, Sides,
+    attach, provenance,
 };
 use sudolab::report::{Aggregator, Report, Sink, counter_union, text};
 use sudolab::strategy::{self, Limits, Strategy};
@@ -129,13 +129,6 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     let mut limits = Limits::solutions(args.limit).with_timeout(args.timeout);
     limits.max_nodes = args.max_nodes;
     let plan = Plan {
-        entries: strategies
-            .iter()
-            .map(|&strategy| Entry {
-                strategy,
-                limits: limits.clone(),
-            })
-            .collect(),
         repeats: Repeats {
             warmup: args.warmup,
             timed: args.repeat,
@@ -150,7 +143,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
             (None, Some(shard)) => Selection::Shard(shard),
             (None, None) => Selection::All,
         },
-        cancel: None,
+        ..Plan::new(&strategies, &limits)
     };
     let side = |path: &Option<PathBuf>, kind| {
         path.as_deref()

@@ -14,7 +14,7 @@ const BOARD_B: &str =
     "040060020000080000960040087390807041000090000800306002700000009005000300600105004";
 
 /// A scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sudolab-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
@@ -24,7 +24,7 @@ fn path(dir: &Path, file: &str) -> String {
     dir.join(file).display().to_string()
 }
 
-fn read_report(file: &str) -> Report {
+pub(crate) fn read_report(file: &str) -> Report {
     json::read(&std::fs::read_to_string(file).expect("the report was written"))
         .expect("a readable report")
 }
@@ -42,7 +42,7 @@ fn mixed_corpus(dir: &Path) -> String {
 }
 
 /// Rows without their times, which differ between runs.
-fn timeless(rows: &[Row]) -> Vec<Row> {
+pub(crate) fn timeless(rows: &[Row]) -> Vec<Row> {
     rows.iter()
         .map(|row| Row {
             time_ns: 0,

@@ -1,34 +1,17 @@
 //! `sudolab run` (experiment files), the order of searches, and `--shard` on the commands that
 //! walk a file one puzzle at a time (`count`, `verify`) or make puzzles by index (`generate`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
-use sudolab::report::{Report, Row, json};
+use sudolab::report::Report;
 use sudolab::strategy::Counter;
 
 use crate::cli::sudolab;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudolab-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
-}
+use crate::compare::{scratch, timeless};
 
 fn read_report(file: &Path) -> Report {
-    json::read(&std::fs::read_to_string(file).expect("the report was written"))
-        .expect("a readable report")
-}
-
-/// What must be the same between two runs of one experiment: everything but the times.
-fn timeless(rows: &[Row]) -> Vec<Row> {
-    rows.iter()
-        .map(|row| Row {
-            time_ns: 0,
-            median_ns: 0,
-            ..row.clone()
-        })
-        .collect()
+    crate::compare::read_report(&file.display().to_string())
 }
 
 #[test]
