@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Grid;
+use crate::model::{Grid, validate};
 use crate::strategy::{Count, Stats, Stop, Verdict};
 
 /// What one strategy found on one puzzle, and what it cost.
@@ -45,6 +45,8 @@ impl Run {
 /// What a corpus claims about a puzzle.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Claims<'a> {
+    /// The puzzle the claims are about; with it, a claimed solution is itself certified.
+    pub puzzle: Option<&'a Grid>,
     /// A solution the corpus gives.
     pub solution: Option<&'a Grid>,
     /// The exact number of solutions the corpus gives.
@@ -66,6 +68,9 @@ pub enum ProblemKind {
     ContradictsKnownSolution,
     /// A count differs from the count the corpus gives.
     ContradictsKnownCount,
+    /// The solution the corpus gives breaks a rule or changes a given (whatever the engines
+    /// say: a puzzle with several solutions cannot hide it).
+    InvalidKnownSolution,
 }
 
 /// One disagreement or invalid answer, with the strategies involved and what each said.
@@ -137,7 +142,25 @@ pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
         });
     }
 
-    if let Some(known) = claims.solution {
+    known_claims(runs, claims, &mut problems);
+    problems
+}
+
+/// The problems of the corpus's own claims: a known solution that is itself wrong, or that a
+/// run contradicts; a known count that a run contradicts.
+fn known_claims(runs: &[Run], claims: Claims<'_>, problems: &mut Vec<Problem>) {
+    let known_invalid = match (claims.puzzle, claims.solution) {
+        (Some(puzzle), Some(known)) => validate(puzzle, known).err(),
+        _ => None,
+    };
+    if let Some(reason) = &known_invalid {
+        problems.push(Problem {
+            kind: ProblemKind::InvalidKnownSolution,
+            strategies: Vec::new(),
+            detail: format!("the known solution is wrong: {reason}"),
+        });
+    }
+    if let Some(known) = claims.solution.filter(|_| known_invalid.is_none()) {
         for run in runs {
             let wrong_grid = run.verdict() == Verdict::Unique
                 && run.solution.as_ref().is_some_and(|grid| grid != known);
@@ -181,7 +204,6 @@ pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
             }
         }
     }
-    problems
 }
 
 /// A run's verdict and count in words: `unique (1)`, `multiple (2+)`, `unknown (0+, timed out)`.
@@ -240,6 +262,25 @@ mod tests {
     }
 
     #[test]
+    fn a_wrong_known_solution_is_caught_even_when_the_puzzle_has_several() {
+        let open = grid("................");
+        let wrong = grid("1111111111111111");
+        let runs = [fake("a", 2, false, None)];
+        let claims = Claims {
+            puzzle: Some(&open),
+            solution: Some(&wrong),
+            count: None,
+        };
+        let problems = cross_check(&runs, claims);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].kind, ProblemKind::InvalidKnownSolution);
+        assert_eq!(
+            problems[0].detail,
+            "the known solution is wrong: digit 1 appears twice in row 1 (r1c1 and r1c2)"
+        );
+    }
+
+    #[test]
     fn different_unique_grids_and_known_claims_are_caught() {
         let one = grid("4213134221343421");
         let other = grid("4231132424133142");
@@ -250,6 +291,7 @@ mod tests {
         let claims = Claims {
             solution: Some(&one),
             count: Some(3),
+            ..Claims::default()
         };
         let kinds: Vec<ProblemKind> = cross_check(&runs, claims)
             .into_iter()

@@ -17,11 +17,11 @@ use sudolab::experiment::{
     self, InputProblem, Items, Order, Plan, Repeats, Selection, Shard, SideFile, SideKind, Sides,
     attach, provenance,
 };
-use sudolab::report::{Aggregator, Report, Sink, counter_union, text};
+use sudolab::report::{Aggregator, PuzzleProblem, Report, Sink, counter_union, text};
 use sudolab::strategy::{self, Limits, Strategy};
 
 use super::output::colour_on_stdout;
-use super::{ReadArgs, Status, parse_duration, strategies_named};
+use super::{ReadArgs, Status, parse_duration, parse_jobs, strategies_named};
 
 #[derive(Debug, Args)]
 pub(crate) struct CompareArgs {
@@ -58,7 +58,7 @@ pub(crate) struct CompareArgs {
 
     /// Puzzles solved in parallel (default: one per core). Each search runs on one thread,
     /// and the output is in input order whatever the number of jobs.
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
     jobs: Option<usize>,
 
     /// Order of the searches: 'engine' runs each strategy over a batch of 256 puzzles per job
@@ -83,11 +83,11 @@ pub(crate) struct CompareArgs {
 
     /// Time each search R times and report the fastest and the median: for small solves, where
     /// one measurement is mostly noise.
-    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     repeat: u32,
 
     /// Untimed searches before the timed ones, per puzzle and strategy.
-    #[arg(long, value_name = "W", default_value_t = 0)]
+    #[arg(long, value_name = "W", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     warmup: u32,
 
     /// Write a report; the extension picks the form: .md, .csv, .json, .jsonl (one row per
@@ -189,7 +189,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     execution.plan.cancel = Some(Arc::clone(&cancel));
     let progress = progress_bar(&execution.plan);
     if execution.sources.iter().any(Source::is_stdin) && io::stdin().is_terminal() {
-        eprintln!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
+        note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
     }
     let mut input_errors = Vec::new();
     let mut fatal = None;
@@ -198,7 +198,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         execution.sides.clone(),
         |problem| match problem {
             InputProblem::Skipped(message) => {
-                progress.suspend(|| eprintln!("sudolab: {message}"));
+                progress.suspend(|| note!("sudolab: {message}"));
                 input_errors.push(message);
             }
             InputProblem::Fatal(err) => fatal = Some(err),
@@ -221,15 +221,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     let ended = experiment::run_with_progress(&execution.plan, items, &tick, |checked| {
         let found = checked.puzzle_problems();
         for problem in &found {
-            progress.suspend(|| {
-                eprintln!(
-                    "sudolab: {}: {} (strategies: {})\n  puzzle: {}",
-                    problem.source,
-                    problem.problem.detail,
-                    problem.problem.strategies.join(", "),
-                    problem.grid
-                );
-            });
+            progress.suspend(|| print_problem(problem));
         }
         problems.extend(found);
         for row in checked.rows() {
@@ -262,7 +254,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         status = status.max(Status::Negative);
     }
     if interrupted {
-        eprintln!(
+        note!(
             "sudolab: interrupted; the report covers the {} puzzles done and is marked \
              incomplete",
             report.puzzles
@@ -270,6 +262,22 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         status = Status::Interrupted;
     }
     Ok((status, report))
+}
+
+/// A problem on standard error, as it is found: where, what, which strategies, the puzzle.
+fn print_problem(problem: &PuzzleProblem) {
+    let strategies = &problem.problem.strategies;
+    let involved = if strategies.is_empty() {
+        String::new()
+    } else {
+        format!(" (strategies: {})", strategies.join(", "))
+    };
+    note!(
+        "sudolab: {}: {}{involved}\n  puzzle: {}",
+        problem.source,
+        problem.problem.detail,
+        problem.grid
+    );
 }
 
 /// A report path that names an input would truncate it before it is read.
@@ -359,7 +367,7 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         }
     });
     if let Err(err) = installed {
-        eprintln!("sudolab: Ctrl-C will end the run without a report: {err}");
+        note!("sudolab: Ctrl-C will end the run without a report: {err}");
     }
     flag
 }

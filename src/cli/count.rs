@@ -62,7 +62,7 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
         }
         let place = place(source, record);
         if let Err(reason) = strategy.supports(record.puzzle.shape()) {
-            eprintln!(
+            note!(
                 "sudolab: {place}: {} cannot count this puzzle: {reason}",
                 strategy.name()
             );
@@ -80,9 +80,7 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
             let said = match problem.kind {
                 ProblemKind::InvalidAnswer => {
                     let invalid = run.invalid.as_deref().unwrap_or_default();
-                    eprintln!(
-                        "sudolab: {place}: the engine returned an invalid solution: {invalid}"
-                    );
+                    note!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
                     Status::Error
                 }
                 ProblemKind::ContradictsKnownSolution => match &run.solution {
@@ -91,11 +89,15 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
                     None => Status::Negative,
                 },
                 ProblemKind::ContradictsKnownCount => {
-                    eprintln!(
+                    note!(
                         "sudolab: {place}: found {} solutions but the source says {}",
                         run.count.found,
                         checked.item.count.unwrap_or_default()
                     );
+                    Status::Negative
+                }
+                ProblemKind::InvalidKnownSolution => {
+                    note!("sudolab: {place}: {}", problem.detail);
                     Status::Negative
                 }
                 // One strategy cannot disagree with another.

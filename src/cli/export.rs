@@ -114,7 +114,7 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
                     Ok(Status::Success)
                 }
                 Err(message) => {
-                    eprintln!("sudolab: {}: {message}", place(source, record));
+                    note!("sudolab: {}: {message}", place(source, record));
                     Ok(Status::Negative)
                 }
             }
@@ -149,7 +149,7 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
             Ok(status)
         }
         Err(message) => {
-            eprintln!("sudolab: {}: {message}", place(&source, &record));
+            note!("sudolab: {}: {message}", place(&source, &record));
             Ok(status.max(Status::Negative))
         }
     }
@@ -174,7 +174,7 @@ pub(crate) fn run_decode(args: &DecodeArgs) -> anyhow::Result<Status> {
             Ok(Status::Success)
         }
         Ok(None) => {
-            eprintln!(
+            note!(
                 "sudolab: {}: the solver found no model: the puzzle has no solution",
                 args.model.display()
             );

@@ -101,7 +101,7 @@ pub(crate) struct GenerateArgs {
     json: bool,
 
     /// Puzzles generated in parallel (default: one per core); the output is the same.
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<usize>,
 
     /// Print a summary on standard error: puzzles per second, clue counts.
@@ -178,7 +178,7 @@ impl Reached {
         } = self;
         let (written, missed, seconds) = (*written, *missed, *seconds);
         if missed > 0 {
-            eprintln!(
+            note!(
                 "sudolab: {missed} of {written} puzzles stopped above {} clues (no further removal \
                  kept the solution unique; fewest reached: {})",
                 args.clues.unwrap_or(0),
@@ -188,7 +188,7 @@ impl Reached {
         if args.stats && written > 0 {
             let side = shape.side();
             let mean = clue_counts.iter().sum::<usize>() as f64 / clue_counts.len() as f64;
-            eprintln!(
+            note!(
                 "sudolab: {written} {side}x{side} puzzles in {seconds:.2} s ({:.1} per second, {jobs} \
                  jobs, checker {}); clues min {} mean {mean:.2} max {}",
                 written as f64 / seconds,
@@ -270,7 +270,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             let generated = &candidate.generated;
             if !candidate.problems.is_empty() {
                 for problem in &candidate.problems {
-                    eprintln!(
+                    note!(
                         "sudolab: puzzle {} of seed {}: {problem}\n  puzzle: {}",
                         generated.index,
                         args.seed,
@@ -483,7 +483,7 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
         })
     })?;
     out.finish()?;
-    eprintln!("sudolab: {verified} verified, {failed} failed");
+    note!("sudolab: {verified} verified, {failed} failed");
     Ok(status)
 }
 

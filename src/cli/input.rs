@@ -20,7 +20,7 @@ pub(crate) fn for_each_record(
     for_each_item(input, |name, item| match item {
         Ok(record) => handle(name, record),
         Err(message) => {
-            eprintln!("sudolab: {message}");
+            note!("sudolab: {message}");
             Ok(Status::Error)
         }
     })
@@ -43,7 +43,7 @@ pub(crate) fn for_each_item(
         let source_status = if path == Path::new("-") {
             let stdin = io::stdin();
             if stdin.is_terminal() {
-                eprintln!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
+                note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
             }
             walk("<stdin>", stdin.lock(), input, &mut handle)?
         } else {

@@ -1,5 +1,15 @@
 //! Command-line definitions and the dispatch to one module per subcommand.
 
+/// Writes a line to standard error, like `eprintln!`, but a closed standard error (the reader
+/// of `2>&1 | head -1` has gone) is not a panic: the line is dropped, and the run goes on to its
+/// exit status.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod compare;
 mod count;
 mod export;
@@ -236,6 +246,16 @@ fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strateg
     names.iter().map(|name| strategy_named(name)).collect()
 }
 
+/// Parses `--jobs`: 1 to `sudolab::experiment::MAX_JOBS` threads (a thread per job; thousands of
+/// them only exhaust the machine).
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    let max = sudolab::experiment::MAX_JOBS;
+    match text.trim().parse::<usize>() {
+        Ok(jobs) if (1..=max).contains(&jobs) => Ok(jobs),
+        _ => Err(format!("expected 1 to {max} jobs, found '{text}'")),
+    }
+}
+
 /// The number of jobs asked for, or one per core.
 fn jobs(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
@@ -302,7 +322,7 @@ pub fn main() -> ExitCode {
         Ok(status) => status.exit_code(),
         Err(err) if output::is_broken_pipe(&err) => Status::Success.exit_code(),
         Err(err) => {
-            eprintln!("sudolab: {err:#}");
+            note!("sudolab: {err:#}");
             Status::Error.exit_code()
         }
     }

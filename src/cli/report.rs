@@ -49,7 +49,7 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
     } else {
         let merged = report::merge(reports, args.allow_partial)?;
         for warning in &merged.warnings {
-            eprintln!("sudolab: warning: {warning}");
+            note!("sudolab: warning: {warning}");
         }
         merged.report
     };

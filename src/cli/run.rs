@@ -71,6 +71,6 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
     let mut text = serde_json::to_string_pretty(&provenance).expect("provenance serializes");
     text.push('\n');
     std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
-    eprintln!("sudolab: results in {}", dir.display());
+    note!("sudolab: results in {}", dir.display());
     Ok(status)
 }

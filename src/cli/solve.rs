@@ -45,14 +45,14 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         ordinal += 1;
         let place = place(source, record);
         if let Err(reason) = strategy.supports(record.puzzle.shape()) {
-            eprintln!(
+            note!(
                 "sudolab: {place}: {} cannot solve this puzzle: {reason}",
                 strategy.name()
             );
             return Ok(Status::Error);
         }
         if let Err(message) = writer.can_write(&record.puzzle) {
-            eprintln!("sudolab: {place}: {message}");
+            note!("sudolab: {place}: {message}");
             return Ok(Status::Error);
         }
         let checked = experiment::check(&plan, item(here, source, record), &mut scratch);
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             outcome.stats
         );
         if let Some(invalid) = &outcome.invalid {
-            eprintln!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
+            note!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
             return Ok(Status::Error);
         }
         let Some(solution) = outcome.solution.clone() else {
@@ -76,12 +76,12 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
                 },
                 Some(stop) => format!("gave up: {stop} ({})", outcome.stats),
             };
-            eprintln!("sudolab: {place}: {why}");
+            note!("sudolab: {place}: {why}");
             return Ok(Status::Negative);
         };
         let status = check_known(&place, record, &solution);
         if args.stats && args.output != GridOutput::Json {
-            eprintln!("{}: {stats_text}", key(source, record));
+            note!("{}: {stats_text}", key(source, record));
         }
         let extra = (args.output == GridOutput::Json).then(|| {
             let mut fields = serde_json::Map::new();
@@ -105,17 +105,17 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
 /// Certifies a solution and compares it with the one the source gives, if any.
 pub(crate) fn check_known(place: &str, record: &Record, solution: &Grid) -> Status {
     if let Err(invalid) = validate(&record.puzzle, solution) {
-        eprintln!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
+        note!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
         return Status::Error;
     }
     match &record.solution {
         Some(known) if known != solution => {
             match validate(&record.puzzle, known) {
-                Ok(()) => eprintln!(
+                Ok(()) => note!(
                     "sudolab: {place}: the known solution differs from the one found (both are valid: the puzzle has several solutions)"
                 ),
                 Err(invalid) => {
-                    eprintln!("sudolab: {place}: the known solution is wrong: {invalid}");
+                    note!("sudolab: {place}: the known solution is wrong: {invalid}");
                 }
             }
             Status::Negative

@@ -48,8 +48,9 @@ pub(crate) struct TraceArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = TraceFormat::Text)]
     format: TraceFormat,
 
-    /// Stop the search after this many events; the summary says the trace was cut.
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    /// Stop the search after this many events (at most 10,000,000, about 1 GB in memory);
+    /// the summary says the trace was cut.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_max_events)]
     max_events: usize,
 
     /// Stop at this many solutions: 2 (the default) traces the uniqueness check that
@@ -274,4 +275,14 @@ fn givens_footer(n: usize, label_width: usize, given_items: &[bool], live: usize
     )
     .expect("String write");
     out
+}
+
+/// Parses `--max-events`: every event is kept in memory (about 110 bytes each), so the cap
+/// keeps a trace under about a gigabyte (issue 22, D20).
+fn parse_max_events(text: &str) -> Result<usize, String> {
+    const MAX: usize = 10_000_000;
+    match text.trim().parse::<usize>() {
+        Ok(events) if events <= MAX => Ok(events),
+        _ => Err(format!("expected 0 to {MAX} events, found '{text}'")),
+    }
 }

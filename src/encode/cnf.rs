@@ -312,13 +312,17 @@ pub enum DecodeError {
     NotASolution(String),
 }
 
-/// Decodes a SAT solver's model for a CNF written by [`Cnf::to_dimacs`]: `Ok(None)` when the
-/// solver said unsatisfiable, `Ok(Some(grid))` otherwise. Accepts the SAT competition format
-/// (`s SATISFIABLE`, `v 1 -2 ... 0`, as picosat and CaDiCaL write) and MiniSat's result file
-/// (`SAT`, then the literals).
-pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Grid>, DecodeError> {
+/// What the `c sudolab` comments of a CNF say: the shape, the givens (with their lines) and the
+/// variable of each cell and digit.
+type Comments = (
+    Option<Shape>,
+    Vec<(usize, [usize; 3])>,
+    Vec<(usize, usize, u8)>,
+);
+
+fn read_comments(cnf_text: &str) -> Result<Comments, DecodeError> {
     let mut shape: Option<Shape> = None;
-    let mut givens = Vec::new();
+    let mut givens: Vec<(usize, [usize; 3])> = Vec::new();
     let mut vars: Vec<(usize, usize, u8)> = Vec::new();
     for (idx, line) in cnf_text.lines().enumerate() {
         let Some(rest) = line.strip_prefix("c sudolab ") else {
@@ -337,6 +341,11 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
         };
         match fields.first().copied() {
             Some("box") => {
+                // Cells of earlier var lines were placed on this shape: a second one would
+                // move them.
+                if shape.is_some() {
+                    return Err(bad("a second box line"));
+                }
                 let parsed: Shape = fields
                     .get(1)
                     .ok_or_else(|| bad("expected a box shape"))?
@@ -344,7 +353,12 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
                     .map_err(|err: crate::model::ShapeError| bad(&err.to_string()))?;
                 shape = Some(parsed);
             }
-            Some("given") => givens.push(numbers()?),
+            Some("given") => {
+                let &[row, col, digit] = &numbers()?[..] else {
+                    return Err(bad("expected: given ROW COL DIGIT"));
+                };
+                givens.push((idx + 1, [row, col, digit]));
+            }
             Some("var") => {
                 let &[var, row, col, digit] = &numbers()?[..] else {
                     return Err(bad("expected: var V ROW COL DIGIT"));
@@ -358,14 +372,31 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
             _ => {}
         }
     }
+    Ok((shape, givens, vars))
+}
+
+/// Decodes a SAT solver's model for a CNF written by [`Cnf::to_dimacs`]: `Ok(None)` when the
+/// solver said unsatisfiable, `Ok(Some(grid))` otherwise. Accepts the SAT competition format
+/// (`s SATISFIABLE`, `v 1 -2 ... 0`, as picosat and CaDiCaL write) and MiniSat's result file
+/// (`SAT`, then the literals).
+pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Grid>, DecodeError> {
+    let (shape, givens, vars) = read_comments(cnf_text)?;
     let shape = shape.ok_or(DecodeError::NotSudolab)?;
     let mut grid = Grid::empty(shape);
-    for given in &givens {
-        let cell = cell_index(Some(shape), given[0], given[1]).ok_or(DecodeError::NotSudolab)?;
-        let digit = u8::try_from(given[2])
+    for &(line, [row, col, digit]) in &givens {
+        let bad = |message: String| DecodeError::BadComment { line, message };
+        let cell = cell_index(Some(shape), row, col)
+            .ok_or_else(|| bad(format!("given r{row}c{col} is off the {shape} board")))?;
+        let digit = u8::try_from(digit)
             .ok()
-            .filter(|&d| d as usize <= shape.side() && d > 0);
-        grid.set(cell, digit.ok_or(DecodeError::NotSudolab)?);
+            .filter(|&d| d as usize <= shape.side() && d > 0)
+            .ok_or_else(|| {
+                bad(format!(
+                    "given digit {digit} is not in 1..={}",
+                    shape.side()
+                ))
+            })?;
+        grid.set(cell, digit);
     }
     let puzzle = grid.clone();
 
@@ -427,6 +458,44 @@ fn cell_index(shape: Option<Shape>, row: usize, col: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fuzzing campaign's reproducers (issue 22, D2 and D3): errors with their line, no
+    /// panic.
+    #[test]
+    fn malformed_comments_are_located_errors() {
+        let decode = |cnf: &str, model: &str| {
+            decode_dimacs_model(cnf, model)
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            decode(
+                "c sudolab box 2x2\nc sudolab given 1 1\np cnf 0 0\n",
+                "s SATISFIABLE\nv 0\n"
+            ),
+            "CNF line 2: expected: given ROW COL DIGIT"
+        );
+        assert_eq!(
+            decode("c sudolab box 2x2\nc sudolab given\n", "s SATISFIABLE\n"),
+            "CNF line 2: expected: given ROW COL DIGIT"
+        );
+        assert_eq!(
+            decode(
+                "c sudolab box 8x8\nc sudolab var 1 64 64 1\nc sudolab box 1x1\n",
+                "v 1 0\n"
+            ),
+            "CNF line 3: a second box line"
+        );
+        assert_eq!(
+            decode("c sudolab box 2x2\nc sudolab given 5 1 1\n", "v 0\n"),
+            "CNF line 2: given r5c1 is off the 2x2 board"
+        );
+        assert_eq!(
+            decode("c sudolab box 2x2\nc sudolab given 1 1 0\n", "v 0\n"),
+            "CNF line 2: given digit 0 is not in 1..=4"
+        );
+    }
 
     fn puzzle_4x4() -> Grid {
         Grid::from_cells(

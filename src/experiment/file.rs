@@ -258,37 +258,13 @@ impl Experiment {
             file: file.clone(),
             message,
         };
-        let base_dir = path.parent().unwrap_or(Path::new(""));
-        let resolve = |p: &Path| {
-            if p.is_absolute() || p.as_os_str() == "-" {
-                p.to_path_buf()
-            } else {
-                base_dir.join(p)
-            }
-        };
         if spec.corpus.is_empty() {
             return Err(rule(
                 "no [[corpus]]: name at least one puzzle file (path = \"...\")".to_string(),
             ));
         }
-        let mut sources = Vec::new();
-        let mut sides = Vec::new();
-        for corpus in &spec.corpus {
-            sources.push(Source {
-                path: resolve(&corpus.path),
-                format: corpus.format.0,
-                shape: corpus.box_shape.map(|shape| shape.0),
-            });
-            let side = |p: &Option<PathBuf>, kind| {
-                p.as_ref()
-                    .map(|p| SideFile::load(&resolve(p), kind))
-                    .transpose()
-            };
-            sides.push(Sides {
-                counts: side(&corpus.counts, SideKind::Counts)?,
-                solutions: side(&corpus.solutions, SideKind::Solutions)?,
-            });
-        }
+        let (sources, sides) = corpora(&spec.corpus, path.parent().unwrap_or(Path::new("")))?;
+        bounds(&spec.run).map_err(rule)?;
 
         let run = &spec.run;
         let mut limits = Limits::solutions(run.limit.unwrap_or(2))
@@ -304,6 +280,23 @@ impl Experiment {
                 "the baseline '{baseline}' is not among the strategies ({})",
                 names.join(", ")
             )));
+        }
+        for (key, value, max) in [
+            (
+                "repeat",
+                run.repeat.map(u64::from),
+                u64::from(super::MAX_REPEATS),
+            ),
+            (
+                "warmup",
+                run.warmup.map(u64::from),
+                u64::from(super::MAX_REPEATS),
+            ),
+            ("jobs", run.jobs.map(|j| j as u64), super::MAX_JOBS as u64),
+        ] {
+            if value.is_some_and(|value| value > max) {
+                return Err(rule(format!("[run] {key} is at most {max}")));
+            }
         }
         let plan = Plan {
             entries,
@@ -390,6 +383,61 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
         ));
     }
     Ok(entries)
+}
+
+/// The sources and side files of the `[[corpus]]` tables, paths relative to `base_dir`.
+fn corpora(
+    corpora: &[CorpusSpec],
+    base_dir: &Path,
+) -> Result<(Vec<Source>, Vec<Sides>), ExperimentError> {
+    let resolve = |p: &Path| {
+        if p.is_absolute() || p.as_os_str() == "-" {
+            p.to_path_buf()
+        } else {
+            base_dir.join(p)
+        }
+    };
+    let mut sources = Vec::new();
+    let mut sides = Vec::new();
+    for corpus in corpora {
+        sources.push(Source {
+            path: resolve(&corpus.path),
+            format: corpus.format.0,
+            shape: corpus.box_shape.map(|shape| shape.0),
+        });
+        let side = |p: &Option<PathBuf>, kind| {
+            p.as_ref()
+                .map(|p| SideFile::load(&resolve(p), kind))
+                .transpose()
+        };
+        sides.push(Sides {
+            counts: side(&corpus.counts, SideKind::Counts)?,
+            solutions: side(&corpus.solutions, SideKind::Solutions)?,
+        });
+    }
+    Ok((sources, sides))
+}
+
+/// The `[run]` numbers that have a ceiling.
+fn bounds(run: &RunSpec) -> Result<(), String> {
+    for (key, value, max) in [
+        (
+            "repeat",
+            run.repeat.map(u64::from),
+            u64::from(super::MAX_REPEATS),
+        ),
+        (
+            "warmup",
+            run.warmup.map(u64::from),
+            u64::from(super::MAX_REPEATS),
+        ),
+        ("jobs", run.jobs.map(|j| j as u64), super::MAX_JOBS as u64),
+    ] {
+        if value.is_some_and(|value| value > max) {
+            return Err(format!("[run] {key} is at most {max}"));
+        }
+    }
+    Ok(())
 }
 
 /// The `[select]` table as a selection.

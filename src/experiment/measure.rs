@@ -258,6 +258,7 @@ mod tests {
             assert!(run.best <= run.median);
         }
         let claims = Claims {
+            puzzle: Some(&puzzle),
             solution: Some(&solution),
             count: Some(1),
         };

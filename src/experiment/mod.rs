@@ -92,6 +92,13 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
         .map_err(|err| format!("bad duration '{text}': {err}"))
 }
 
+/// The most jobs (worker threads) a plan may ask for: one thread per job, and thousands of
+/// them only exhaust the machine (issue 22, D18).
+pub const MAX_JOBS: usize = 1024;
+
+/// The most timed (or warm-up) searches per puzzle and strategy.
+pub const MAX_REPEATS: u32 = 10_000;
+
 /// How many puzzles one worker searches back to back in engine order before it certifies
 /// their answers: long enough for a loop, short enough that the chunks of a batch spread
 /// evenly over the jobs.
@@ -452,6 +459,7 @@ fn finish(item: Item, runs: Vec<Run>) -> Checked {
     let problems = cross_check(
         &runs,
         Claims {
+            puzzle: Some(&item.puzzle),
             solution: item.solution.as_ref(),
             count: item.count,
         },
@@ -503,7 +511,7 @@ pub fn run_with_progress<E>(
     progress: &(dyn Fn(u64) + Sync),
     mut on_checked: impl FnMut(Checked) -> Result<(), E>,
 ) -> Result<Result<Ended, E>, PoolError> {
-    let jobs = plan.jobs.max(1);
+    let jobs = plan.jobs.clamp(1, MAX_JOBS);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()

@@ -59,6 +59,19 @@ pub fn render(report: &Report) -> String {
     w.push_str("</table>\n<h2>Per strategy</h2>\n");
     write_table(w, "summary", &summary_table(&report.summary));
     problems_section(w, report);
+    if !report.input_errors.is_empty() {
+        writeln!(
+            w,
+            "<h2>Input errors</h2>\n<p class=\"bad\">{} records could not be read and are not \
+             in the tables:</p>\n<ul id=\"input-errors\">",
+            report.input_errors.len()
+        )
+        .expect("String write");
+        for error in &report.input_errors {
+            writeln!(w, "<li><code>{}</code></li>", escape(error)).expect("String write");
+        }
+        w.push_str("</ul>\n");
+    }
     w.push_str("<h2>Charts</h2>\n");
     for (id, caption, svg) in [
         (
@@ -166,8 +179,11 @@ fn escape(text: &str) -> String {
 
 /// A log axis range that holds `values`, padded to whole decades.
 fn decades(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    // A report is input like any other: values beyond 1e15 (31 years in microseconds, or more
+    // nodes than any search makes) or not finite are left off the axis, whose key points
+    // plotters would otherwise count without end (issue 22, D11).
     let (low, high) = values
-        .filter(|v| *v > 0.0)
+        .filter(|v| v.is_finite() && *v > 0.0 && *v <= 1e15)
         .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if low > high {
         return 0.1..10.0;

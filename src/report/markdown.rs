@@ -42,10 +42,10 @@ pub fn render(report: &Report) -> String {
             writeln!(
                 w,
                 "| `{}` | {} | {:?} | {} | {} |",
-                p.grid,
+                escape(&p.grid),
                 escape(&p.source),
                 p.problem.kind,
-                p.problem.strategies.join(", "),
+                escape(&p.problem.strategies.join(", ")),
                 escape(&p.problem.detail)
             )
             .expect("String write");
@@ -171,6 +171,13 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
     pairs
 }
 
+/// A cell's text for Markdown: table pipes escaped, lines joined, and HTML's special
+/// characters as entities, so that a file name or a re-rendered report cannot inject markup
+/// into a viewer that renders inline HTML (issue 22, D15).
 fn escape(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+        .replace('\n', " ")
 }

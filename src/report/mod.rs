@@ -219,7 +219,8 @@ pub struct Report {
 impl Report {
     /// Whether the rows listed are all the rows of the run.
     pub fn rows_truncated(&self) -> bool {
-        (self.rows.len() as u64) < self.puzzles * self.strategies.len() as u64
+        // Saturating: a hostile report's puzzle count must not wrap into "complete" (D23).
+        (self.rows.len() as u64) < self.puzzles.saturating_mul(self.strategies.len() as u64)
     }
 }
 
@@ -275,15 +276,16 @@ impl Aggregator {
             Verdict::None => tally.none += 1,
             Verdict::Unknown => tally.unknown += 1,
         }
-        tally.total_ns += row.time_ns;
+        // Sums saturate: a report's times and counters are input, and may be absurd (D23).
+        tally.total_ns = tally.total_ns.saturating_add(row.time_ns);
         tally.times.record(row.time_ns);
         if let Some(nodes) = row.counters.get(Counter::Nodes) {
             let (total, histogram) = tally.nodes.get_or_insert_with(Default::default);
-            *total += nodes;
+            *total = total.saturating_add(nodes);
             histogram.record(nodes);
             let entry = tally.by_clues.entry((row.side, row.clues)).or_default();
             entry.0 += 1;
-            entry.1 += nodes;
+            entry.1 = entry.1.saturating_add(nodes);
         }
         if self.kept.len() < KEPT_ROWS {
             self.kept.push(row);

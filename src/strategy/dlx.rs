@@ -78,8 +78,18 @@ impl Strategy for Dlx {
         let mut stats = Stats::new();
         stats.set(Counter::Items, matrix.items.len() as u64);
         stats.set(Counter::Options, matrix.options.len() as u64);
+        // An item no option covers (an empty cell with no candidate, a digit with no place in
+        // a house) means no solution; dlx-rs itself indexes past its empty solution stack on
+        // such a matrix and panics (issue 22, D1), so the answer is given here.
+        let mut covered = vec![false; matrix.items.len()];
+        for option in &matrix.options {
+            for &item in &option.items {
+                covered[item as usize] = true;
+            }
+        }
+        let dead_item = covered.contains(&false);
         let mut stopped = budget.check_clock().err();
-        if stopped.is_none() {
+        if stopped.is_none() && !dead_item {
             let mut solver: Solver<u32> = Solver::new(matrix.items.len());
             let mut item_numbers = Vec::with_capacity(4);
             for (option_idx, option) in matrix.options.iter().enumerate() {

@@ -20,7 +20,7 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn path(dir: &Path, file: &str) -> String {
+pub(crate) fn path(dir: &Path, file: &str) -> String {
     dir.join(file).display().to_string()
 }
 

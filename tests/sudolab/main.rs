@@ -7,5 +7,6 @@ mod compare;
 mod experiment;
 mod generate;
 mod properties;
+mod robustness;
 mod snapshots;
 mod trace;

@@ -1,0 +1,212 @@
+//! Regression tests built from the reproducers of the fuzzing campaign against commit 9e2c211
+//! (issue 22; `../shared/fuzz/REPORT.md`, defects D1 to D26). Each names its defect.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use sudolab::model::{Shape, parse_line_record};
+use sudolab::report::{Aggregator, Context, Format, Row, render};
+use sudolab::strategy::{self, Counter, Limits, Stats, Verdict};
+
+use crate::cli::sudolab;
+use crate::compare::{path, read_report, scratch};
+
+/// Puzzles whose givens do not clash but whose empty cells have no candidate.
+const DEAD_CELLS: [&str; 2] = [
+    ".123421.13422431",
+    ".123456789341265..56789.1231234578694562137..7896..2142415389.63759614826987.2351",
+];
+
+#[test]
+fn d1_every_engine_says_none_on_dead_cells_and_compare_survives_them() {
+    for line in DEAD_CELLS {
+        let puzzle = parse_line_record(line.as_bytes(), None, 1).unwrap().puzzle;
+        for engine in strategy::registry() {
+            let outcome = engine.count_up_to(&puzzle, 2, &Limits::default());
+            assert_eq!(
+                (outcome.verdict(), outcome.stopped),
+                (Verdict::None, None),
+                "{} on {line}",
+                engine.name()
+            );
+        }
+    }
+    let two = parse_line_record(b"2..1", Some(Shape::new(1, 2).unwrap()), 1)
+        .unwrap()
+        .puzzle;
+    let dlx = strategy::find("dlx").unwrap();
+    assert_eq!(
+        dlx.count_up_to(&two, 2, &Limits::default()).verdict(),
+        Verdict::None
+    );
+
+    let dir = scratch("robust-dead");
+    let corpus = path(&dir, "dead.txt");
+    std::fs::write(&corpus, format!("4..3.....1....2.\n{}\n", DEAD_CELLS[0])).unwrap();
+    let report = path(&dir, "r.json");
+    let run = sudolab(&["compare", &corpus, "-r", &report], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = read_report(&report);
+    assert_eq!(report.puzzles, 2);
+    assert!(report.summary.iter().all(|s| (s.unique, s.none) == (1, 1)));
+}
+
+#[test]
+fn d24_a_closed_standard_error_is_not_a_panic() {
+    let dir = scratch("robust-stderr");
+    let bad = path(&dir, "bad.txt");
+    std::fs::write(&bad, "x\n".repeat(200_000)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(["count", &bad])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is gone: the rest of the error lines meet a closed pipe.
+    let status = child.wait().unwrap();
+    assert!(first.contains("line 1, column 1"), "{first}");
+    assert_eq!(status.code(), Some(2), "bad input, not a panic (101)");
+}
+
+#[test]
+fn d17_a_timeout_of_none_or_zero_is_no_time_limit_everywhere() {
+    for timeout in ["none", "0"] {
+        let run = sudolab(&["count", "--timeout", timeout], "4..3.....1....2.\n");
+        assert_eq!(run.stdout, "<stdin>:1\tunique\t1\n", "--timeout {timeout}");
+        let run = sudolab(&["solve", "--timeout", timeout], "4..3.....1....2.\n");
+        assert_eq!(run.stdout, "4213134221343421\n", "--timeout {timeout}");
+    }
+}
+
+#[test]
+fn d25_a_wrong_known_solution_is_reported_on_a_puzzle_with_several() {
+    let input = "................ 1111111111111111\n";
+    let count = sudolab(&["count"], input);
+    assert_eq!(count.code, 1);
+    assert_eq!(count.stdout, "<stdin>:1\tmultiple\t2+\n");
+    assert_eq!(
+        count.stderr,
+        "sudolab: <stdin>: line 1: the known solution is wrong: digit 1 appears twice in row 1 \
+         (r1c1 and r1c2)\n"
+    );
+    let compare = sudolab(&["compare", "-s", "fast,sat", "-"], input);
+    assert_eq!(compare.code, 1);
+    assert_eq!(
+        compare.stderr,
+        "sudolab: <stdin>:1: the known solution is wrong: digit 1 appears twice in row 1 (r1c1 \
+         and r1c2)\n  puzzle: ................\n"
+    );
+}
+
+#[test]
+fn d4_a_report_path_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = scratch("robust-overwrite");
+    let corpus = path(&dir, "x.txt");
+    std::fs::write(&corpus, "4..3.....1....2.\n").unwrap();
+    let run = sudolab(&["compare", "-s", "fast", &corpus, "--report", &corpus], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "sudolab: {corpus}: this report would overwrite an input; choose another report path\n"
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(&corpus).unwrap(),
+        "4..3.....1....2.\n"
+    );
+}
+
+#[test]
+fn d18_d19_d20_absurd_job_repeat_and_event_counts_are_refused() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["compare", "--jobs", "5000", "corpora/reference.txt"],
+            "expected 1 to 1024 jobs, found '5000'",
+        ),
+        (
+            &["generate", "--jobs", "18446744073709551615"],
+            "expected 1 to 1024 jobs, found '18446744073709551615'",
+        ),
+        (
+            &["compare", "--repeat", "4294967295", "corpora/reference.txt"],
+            "4294967295 is not in 1..=10000",
+        ),
+        (
+            &[
+                "trace",
+                "4..3.....1....2.",
+                "--max-events",
+                "18446744073709551615",
+            ],
+            "expected 0 to 10000000 events, found '18446744073709551615'",
+        ),
+    ];
+    for (args, message) in cases {
+        let run = sudolab(args, "");
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn d11_d23_absurd_report_values_neither_hang_nor_wrap() {
+    let row = |puzzle: u64| {
+        let mut counters = Stats::new();
+        counters.set(Counter::Nodes, u64::MAX - 1);
+        Row {
+            puzzle,
+            source: format!("<script>x</script>.txt:{puzzle}"),
+            side: 9,
+            clues: 17,
+            strategy: "fast".into(),
+            verdict: Verdict::Unique,
+            solutions: 1,
+            exhausted: true,
+            stopped: None,
+            time_ns: (1 << 63) + 5,
+            median_ns: u64::MAX,
+            counters,
+        }
+    };
+    let mut aggregator = Aggregator::new(vec!["fast".into()], None);
+    aggregator.add(row(0));
+    aggregator.add(row(1));
+    let summary = &aggregator.summary()[0];
+    assert_eq!(summary.total_ns, u64::MAX, "saturated, not wrapped");
+    assert_eq!(summary.nodes_total, Some(u64::MAX));
+    let mut report = aggregator.report(Context::default(), vec![], vec![], true);
+    report.summary[0].nodes_mean = Some(1.7e308);
+    report.summary[0].time_cdf = vec![(0.5, 1.0), (1.0, 1.1e308), (1.0, f64::INFINITY)];
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let html = render(Format::Html, &report);
+        let markdown = render(Format::Markdown, &report);
+        sender.send((html, markdown)).unwrap();
+    });
+    let (html, markdown) = receiver
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the HTML report renders in bounded time");
+    assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
+    assert!(
+        markdown.contains("&lt;script&gt;") && !markdown.contains("<script>"),
+        "D15"
+    );
+}
+
+#[test]
+fn d26_the_sat_refusal_reads_as_one_sentence() {
+    let sat = strategy::find("sat-minimal").unwrap();
+    let refusal = sat.supports(Shape::new(5, 5).unwrap()).unwrap_err();
+    assert_eq!(
+        refusal.to_string(),
+        "a varisat call cannot be interrupted, and on a 25x25 board this encoding can run for \
+         minutes (sides up to 16; 'sat' takes up to 36)"
+    );
+}
