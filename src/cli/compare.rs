@@ -18,7 +18,7 @@ use sudolab::experiment::{
     attach, provenance,
 };
 use sudolab::report::{Aggregator, PuzzleProblem, Report, Sink, counter_union, text};
-use sudolab::strategy::{self, Limits, Strategy};
+use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::output::colour_on_stdout;
 use super::{ReadArgs, Status, parse_duration, parse_jobs, strategies_named};
@@ -174,13 +174,14 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
 pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Report)> {
     let names = execution.plan.names();
     let inputs: Vec<String> = execution.sources.iter().map(Source::name).collect();
-    refuse_reports_over_inputs(&execution.reports, &execution.sources)?;
+    refuse_reports_over_inputs(&execution)?;
     let counters = counter_union(&names);
     let mut sinks = execution
         .reports
         .iter()
         .map(|path| Sink::create(path, &counters))
         .collect::<Result<Vec<_>, _>>()?;
+    warn_of_unbounded(&execution.plan);
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut context = provenance::context(&execution.plan, &execution.limits, &inputs, command);
     context.baseline.clone_from(&execution.baseline);
@@ -280,14 +281,40 @@ fn print_problem(problem: &PuzzleProblem) {
     );
 }
 
-/// A report path that names an input would truncate it before it is read.
-fn refuse_reports_over_inputs(reports: &[PathBuf], sources: &[Source]) -> anyhow::Result<()> {
+/// Says which strategies a node budget cannot stop: they count no nodes (issue 22, D7).
+fn warn_of_unbounded(plan: &Plan) {
+    let unbounded: Vec<&str> = plan
+        .entries
+        .iter()
+        .filter(|entry| {
+            entry.limits.max_nodes.is_some() && !entry.strategy.counters().contains(&Counter::Nodes)
+        })
+        .map(|entry| entry.strategy.name())
+        .collect();
+    if !unbounded.is_empty() {
+        note!(
+            "sudolab: warning: the node budget does not apply to {} (they count no nodes); \
+             their timeout bounds them",
+            unbounded.join(", ")
+        );
+    }
+}
+
+/// A report path that names an input or a side file would replace it (issue 22, D4).
+fn refuse_reports_over_inputs(execution: &Execution) -> anyhow::Result<()> {
+    let reports = &execution.reports;
+    let mut inputs: Vec<PathBuf> = execution.sources.iter().map(|s| s.path.clone()).collect();
+    for sides in execution.sides.iter().chain([&execution.input_sides]) {
+        for side in [&sides.counts, &sides.solutions].into_iter().flatten() {
+            inputs.push(side.path().to_path_buf());
+        }
+    }
     for report in reports {
         let Ok(report_path) = report.canonicalize() else {
             continue;
         };
-        for source in sources {
-            if source.path.canonicalize().ok().as_ref() == Some(&report_path) {
+        for input in &inputs {
+            if input.canonicalize().ok().as_ref() == Some(&report_path) {
                 bail!(
                     "{}: this report would overwrite an input; choose another report path",
                     report.display()

@@ -49,6 +49,7 @@ pub(crate) struct CountArgs {
 
 pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let strategy = strategy_named(&args.strategy)?;
+    args.budget.check(strategy)?;
     let limit = if args.all { 0 } else { args.limit };
     let plan = Plan::new(&[strategy], &args.budget.limits().with_max_solutions(limit));
     let mut scratch = Scratch::default();

@@ -100,6 +100,10 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
     };
     if let Some(dir) = &target.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // Two inputs of one file name (d1/p.txt, d2/p.txt) would write the same outputs: the
+        // second input's are refused rather than written over the first's (issue 22, D21).
+        let mut written: std::collections::HashMap<PathBuf, String> =
+            std::collections::HashMap::new();
         return for_each_record(&target.input, |source, record| {
             let stem = Path::new(source)
                 .file_stem()
@@ -107,6 +111,14 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
                     stem.to_string_lossy().replace(['<', '>'], "")
                 });
             let path = dir.join(format!("{stem}-{:05}.{extension}", record.number));
+            if let Some(other) = written.get(&path).filter(|other| *other != source) {
+                bail!(
+                    "{}: already written from {other}; inputs {other} and {source} share a file \
+                     name, so export them to different --out-dir directories",
+                    path.display()
+                );
+            }
+            written.insert(path.clone(), source.to_string());
             match render(record) {
                 Ok(text) => {
                     std::fs::write(&path, text)

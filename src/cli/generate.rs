@@ -34,6 +34,10 @@ pub(crate) enum RatingFilter {
     NoGuess,
 }
 
+/// Candidates in a row that a rating filter may reject before the generator gives up
+/// (issue 22, D8): on 2x2 boxes no puzzle needs a guess, and the loop would never end.
+const MAX_REJECTED: u64 = 10_000;
+
 /// Nodes `mrv` may spend on rating one puzzle.
 const MRV_RATING_BUDGET: u64 = 10_000_000;
 
@@ -223,16 +227,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
 
     let mut out = Out::new();
     if args.json {
-        let header = json!({
-            "seed": args.seed,
-            "options": options,
-            "checker": checker.name(),
-            "verify": verifiers.iter().map(|v| v.name()).collect::<Vec<_>>(),
-            "rating": format!("{:?}", args.rating).to_lowercase(),
-        });
-        let header = header.to_string();
-        out.write_str(&header[..header.len() - 1])?;
-        out.write_str(",\"puzzles\":[")?;
+        write_header(&mut out, args, &options, checker, &verifiers)?;
     }
     let started = Instant::now();
     let mut written = 0u64;
@@ -240,11 +235,20 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     let mut status = Status::Success;
     let mut clue_counts: Vec<usize> = Vec::new();
     let mut missed = 0u64;
-    let plan = Plan::new(&verifiers, &Limits::solutions(2));
-    while written < count {
+    // The verifiers get the checker's budget: a slow verifier must not hang the generator
+    // (issue 22, D9); an undecided verification is a problem like any other.
+    let plan = Plan::new(
+        &verifiers,
+        &Limits::solutions(2).with_timeout(args.check_timeout),
+    );
+    let mut rejected_in_a_row = 0u64;
+    // A puzzle that fails its verification is reported and takes its place in the count
+    // unwritten: with a verifier that always fails, the loop must still end.
+    let mut failed = 0u64;
+    while written + failed < count {
         // Enough candidates to keep every job busy, no more than the output still needs (a
         // rating filter may discard some, and the loop comes back).
-        let chunk = (count - written).clamp(jobs as u64, jobs as u64 * 64);
+        let chunk = (count - written - failed).clamp(jobs as u64, jobs as u64 * 64);
         let indices: Vec<u64> = (next_index..next_index + chunk).collect();
         next_index += chunk;
         let candidates: Vec<Candidate> = pool.install(|| {
@@ -256,15 +260,10 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
                 .collect()
         });
         for candidate in candidates {
-            if written >= count {
+            if written + failed >= count {
                 break;
             }
-            let keep = match (args.rating, candidate.rating) {
-                (RatingFilter::Guess, Some(rating)) => !rating.no_guess,
-                (RatingFilter::NoGuess, Some(rating)) => rating.no_guess,
-                _ => true,
-            };
-            if !keep {
+            if !passes_rating(args.rating, candidate.rating, &mut rejected_in_a_row, shape)? {
                 continue;
             }
             let generated = &candidate.generated;
@@ -278,6 +277,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
                     );
                 }
                 status = Status::Negative;
+                failed += 1;
                 continue;
             }
             if !generated.target_met {
@@ -301,6 +301,37 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     };
     reached.report(args, shape, checker, jobs);
     Ok(status)
+}
+
+/// Whether a candidate passes the rating filter; an error once `MAX_REJECTED` candidates in a
+/// row have not (issue 22, D8).
+fn passes_rating(
+    filter: RatingFilter,
+    rating: Option<Rating>,
+    rejected_in_a_row: &mut u64,
+    shape: Shape,
+) -> anyhow::Result<bool> {
+    let keep = match (filter, rating) {
+        (RatingFilter::Guess, Some(rating)) => !rating.no_guess,
+        (RatingFilter::NoGuess, Some(rating)) => rating.no_guess,
+        _ => true,
+    };
+    if keep {
+        *rejected_in_a_row = 0;
+        return Ok(true);
+    }
+    *rejected_in_a_row += 1;
+    if *rejected_in_a_row >= MAX_REJECTED {
+        let name = format!("{filter:?}")
+            .to_lowercase()
+            .replace("noguess", "no-guess");
+        bail!(
+            "--rating {name}: {MAX_REJECTED} candidates in a row on {shape} boxes were rejected \
+             (on boxes this small, singles may solve every puzzle); generate without --rating, \
+             or with another one"
+        );
+    }
+    Ok(false)
 }
 
 /// The fastest checker for a shape, as measured (docs/benchmarks.md): `fast` up to 12x12,
@@ -373,6 +404,27 @@ fn verify_unique(
         }
     }
     problems
+}
+
+/// The JSON document's opening: seed, options, checker, verifiers, rating; the puzzles follow.
+fn write_header(
+    out: &mut Out,
+    args: &GenerateArgs,
+    options: &Options,
+    checker: &dyn Strategy,
+    verifiers: &[&'static dyn Strategy],
+) -> io::Result<()> {
+    let header = json!({
+        "seed": args.seed,
+        "options": options,
+        "checker": checker.name(),
+        "verify": verifiers.iter().map(|v| v.name()).collect::<Vec<_>>(),
+        "rating": format!("{:?}", args.rating).to_lowercase(),
+    });
+    let header = header.to_string();
+    out.write_str(&header[..header.len() - 1])?;
+    out.write_str(",\"puzzles\":[")?;
+    Ok(())
 }
 
 fn write_puzzle(

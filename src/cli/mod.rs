@@ -31,7 +31,7 @@ use clap::{Args, Parser, Subcommand};
 use sudolab::corpus::{Format, Source};
 use sudolab::experiment::Shard;
 use sudolab::model::Shape;
-use sudolab::strategy::{self, Limits, Strategy};
+use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 /// Run Sudoku puzzles of any size through several solving strategies and compare what each
 /// found and what it cost.
@@ -218,6 +218,19 @@ struct BudgetArgs {
 }
 
 impl BudgetArgs {
+    /// Refuses a node budget for an engine that counts no nodes: it could not stop it, and a
+    /// search with only that budget might never end (issue 22, D7).
+    fn check(&self, strategy: &dyn Strategy) -> anyhow::Result<()> {
+        if self.max_nodes.is_some() && !strategy.counters().contains(&Counter::Nodes) {
+            anyhow::bail!(
+                "--max-nodes: {} counts no nodes, so a node budget cannot stop it; give it a \
+                 --timeout instead",
+                strategy.name()
+            );
+        }
+        Ok(())
+    }
+
     /// The limits of every search: the timeout counts from the start of each search.
     fn limits(&self) -> Limits {
         let mut limits = Limits {

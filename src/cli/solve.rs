@@ -35,6 +35,7 @@ pub(crate) struct SolveArgs {
 
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let strategy = strategy_named(&args.strategy)?;
+    args.budget.check(strategy)?;
     let plan = Plan::new(&[strategy], &args.budget.limits().with_max_solutions(1));
     let mut scratch = Scratch::default();
     let mut ordinal = 0;

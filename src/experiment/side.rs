@@ -74,6 +74,11 @@ impl SideFile {
         })
     }
 
+    /// Where it was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// What it gives.
     pub fn kind(&self) -> SideKind {
         self.kind

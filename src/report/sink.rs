@@ -107,10 +107,23 @@ pub enum SinkError {
     },
 }
 
-/// A report file, open for the run.
+/// A report file, open for the run. It is written under a temporary name beside its path
+/// (`.NAME.partial`) and renamed at [`Sink::finish`], so a run that dies half-way leaves an
+/// existing report at the path untouched, never an empty or truncated one.
 pub struct Sink {
     path: PathBuf,
-    writer: Writer,
+    partial: PathBuf,
+    /// `None` once finished.
+    writer: Option<Writer>,
+}
+
+impl Drop for Sink {
+    /// A sink dropped unfinished (the run failed) removes its temporary file.
+    fn drop(&mut self) {
+        if self.writer.is_some() {
+            let _ = std::fs::remove_file(&self.partial);
+        }
+    }
 }
 
 enum Writer {
@@ -130,7 +143,12 @@ impl Sink {
             path: path.display().to_string(),
             source,
         };
-        let out = BufWriter::new(File::create(path).map_err(fail)?);
+        let name = path.file_name().map_or_else(
+            || "report".into(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        let partial = path.with_file_name(format!(".{name}.partial"));
+        let out = BufWriter::new(File::create(&partial).map_err(fail)?);
         let writer = match form {
             Format::Csv => Writer::Csv(Box::new(
                 CsvWriter::new(out, counters.to_vec()).map_err(|err| fail(err.into()))?,
@@ -141,7 +159,8 @@ impl Sink {
         };
         Ok(Sink {
             path: path.to_path_buf(),
-            writer,
+            partial,
+            writer: Some(writer),
         })
     }
 
@@ -152,7 +171,7 @@ impl Sink {
 
     /// Takes one row (written now by the streamed forms).
     pub fn row(&mut self, row: &Row) -> Result<(), SinkError> {
-        let result = match &mut self.writer {
+        let result = match self.writer.as_mut().expect("rows come before finish") {
             Writer::Whole(..) => Ok(()),
             Writer::Csv(writer) => writer.write(row).map_err(io::Error::from),
             Writer::Json(writer) => writer.write(row),
@@ -162,8 +181,9 @@ impl Sink {
     }
 
     /// Ends the file with the whole report.
-    pub fn finish(self, report: &Report) -> Result<(), SinkError> {
-        let result = match self.writer {
+    pub fn finish(mut self, report: &Report) -> Result<(), SinkError> {
+        let writer = self.writer.take().expect("a sink is finished once");
+        let result = match writer {
             Writer::Whole(form, mut out) => out
                 .write_all(render(form, report).as_bytes())
                 .and_then(|()| out.flush()),
@@ -171,10 +191,12 @@ impl Sink {
             Writer::Json(writer) => writer.finish(report).map(drop),
             Writer::JsonLines(mut out) => out.flush(),
         };
-        result.map_err(|source| SinkError::Write {
-            path: self.path.display().to_string(),
-            source,
-        })
+        result
+            .and_then(|()| std::fs::rename(&self.partial, &self.path))
+            .map_err(|source| SinkError::Write {
+                path: self.path.display().to_string(),
+                source,
+            })
     }
 
     fn error(&self, source: io::Error) -> SinkError {

@@ -210,3 +210,179 @@ fn d26_the_sat_refusal_reads_as_one_sentence() {
          minutes (sides up to 16; 'sat' takes up to 36)"
     );
 }
+
+#[test]
+fn d4_a_report_over_a_side_file_is_refused_and_reports_appear_whole() {
+    let dir = scratch("robust-side");
+    let corpus = path(&dir, "y.txt");
+    std::fs::write(&corpus, "4..3.....1....2.\n").unwrap();
+    let counts = path(&dir, "c.txt");
+    std::fs::write(&counts, "1\n").unwrap();
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "fast",
+            &corpus,
+            "--expect-counts",
+            &counts,
+            "--report",
+            &counts,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("this report would overwrite an input"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&counts).unwrap(), "1\n");
+
+    // A report is written beside its path and renamed at the end: no temporary file is left,
+    // and a run that fails keeps the report already there.
+    let report = path(&dir, "r.csv");
+    let ok = sudolab(&["compare", "-s", "fast", &corpus, "-r", &report], "");
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(written.starts_with("puzzle,source,"));
+    let bad_counts = path(&dir, "bad-counts.txt");
+    std::fs::write(&bad_counts, "many\n").unwrap();
+    let failed = sudolab(
+        &[
+            "compare",
+            "-s",
+            "fast",
+            &corpus,
+            "--expect-counts",
+            &bad_counts,
+            "-r",
+            &report,
+        ],
+        "",
+    );
+    assert_eq!(failed.code, 2);
+    assert!(
+        failed
+            .stderr
+            .contains("line 1: expected a solution count, found 'many'"),
+        "{}",
+        failed.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), written);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn d7_a_node_budget_is_refused_for_engines_without_nodes() {
+    let run = sudolab(
+        &[
+            "count",
+            "-s",
+            "dlx",
+            "--limit",
+            "0",
+            "--max-nodes",
+            "100000",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --max-nodes: dlx counts no nodes, so a node budget cannot stop it; give it a \
+         --timeout instead\n"
+    );
+    let compare = sudolab(
+        &[
+            "compare",
+            "-s",
+            "fast,sat",
+            "--max-nodes",
+            "1000",
+            "corpora/reference.txt",
+        ],
+        "",
+    );
+    assert_eq!(compare.code, 0, "{}", compare.stderr);
+    assert!(
+        compare.stderr.contains(
+            "warning: the node budget does not apply to sat (they count no nodes); their \
+             timeout bounds them"
+        ),
+        "{}",
+        compare.stderr
+    );
+}
+
+#[test]
+fn d8_d9_the_generator_gives_up_or_keeps_its_budget() {
+    let run = sudolab(
+        &["generate", "--box", "2x2", "--rating", "guess", "-c", "1"],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("--rating guess: 10000 candidates in a row on 2x2 boxes"),
+        "{}",
+        run.stderr
+    );
+    // toggle on a minimal 16x16 would take hours: with the check budget it gives up, says so,
+    // and the generator ends (the failed puzzle counts, unwritten).
+    let run = sudolab(
+        &[
+            "generate",
+            "--size",
+            "16",
+            "--verify",
+            "toggle",
+            "-c",
+            "1",
+            "--check-timeout",
+            "200ms",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr
+            .contains("toggle could not decide: unknown (0+, timed out)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn d21_export_refuses_to_write_one_file_from_two_inputs() {
+    let dir = scratch("robust-export");
+    for sub in ["d1", "d2"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        std::fs::write(dir.join(sub).join("p.txt"), "4..3.....1....2.\n").unwrap();
+    }
+    let out = path(&dir, "od");
+    let run = sudolab(
+        &[
+            "export",
+            "cnf",
+            "--out-dir",
+            &out,
+            &path(&dir, "d1/p.txt"),
+            &path(&dir, "d2/p.txt"),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("share a file name, so export them to different --out-dir"),
+        "{}",
+        run.stderr
+    );
+}
