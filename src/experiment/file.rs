@@ -181,38 +181,30 @@ impl TryFrom<String> for DurationText {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-#[serde(try_from = "String")]
-struct FormatName(Format);
+/// A value read from a TOML string through its `FromStr`, so that a bad value is a located
+/// error of the TOML reader (line and column of the value).
+macro_rules! parsed_from_string {
+    ($(#[$derive:meta])* $name:ident($inner:ty)) => {
+        $(#[$derive])*
+        #[derive(Clone, Copy, Debug, Deserialize)]
+        #[serde(try_from = "String")]
+        struct $name($inner);
 
-impl TryFrom<String> for FormatName {
-    type Error = String;
-    fn try_from(text: String) -> Result<FormatName, String> {
-        text.parse().map(FormatName)
-    }
+        impl TryFrom<String> for $name {
+            type Error = String;
+            fn try_from(text: String) -> Result<$name, String> {
+                text.parse().map($name).map_err(|err| format!("{err}"))
+            }
+        }
+    };
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(try_from = "String")]
-struct ShapeName(Shape);
-
-impl TryFrom<String> for ShapeName {
-    type Error = String;
-    fn try_from(text: String) -> Result<ShapeName, String> {
-        text.parse().map(ShapeName).map_err(|err| format!("{err}"))
-    }
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(try_from = "String")]
-struct ShardName(Shard);
-
-impl TryFrom<String> for ShardName {
-    type Error = String;
-    fn try_from(text: String) -> Result<ShardName, String> {
-        text.parse().map(ShardName).map_err(|err| format!("{err}"))
-    }
-}
+parsed_from_string!(
+    #[derive(Default)]
+    FormatName(Format)
+);
+parsed_from_string!(ShapeName(Shape));
+parsed_from_string!(ShardName(Shard));
 
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(try_from = "String")]
