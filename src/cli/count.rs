@@ -106,30 +106,29 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
             };
             status = status.max(said);
         }
-        let outcome = run;
-        let count_text = match outcome.stopped {
-            None => outcome.count.found.to_string(),
-            Some(_) => format!("{}+", outcome.count.found),
+        let count_text = match run.stopped {
+            None => run.count.found.to_string(),
+            Some(_) => format!("{}+", run.count.found),
         };
-        let time_us = outcome.best.as_secs_f64() * 1e6;
+        let time_us = run.best.as_secs_f64() * 1e6;
         let line = if args.json {
             let mut object = json!({
                 "source": source,
                 "line": record.line,
                 "strategy": strategy.name(),
                 "verdict": verdict,
-                "solutions": outcome.count.found,
-                "exhausted": outcome.stopped.is_none(),
-                "stopped": outcome.stopped,
+                "solutions": run.count.found,
+                "exhausted": run.stopped.is_none(),
+                "stopped": run.stopped,
             });
             if args.stats {
                 object["time_us"] = json!(time_us);
-                object["stats"] = json!(outcome.stats);
+                object["stats"] = json!(run.stats);
             }
             object.to_string()
         } else {
             let mut line = format!("{}\t{verdict}\t{count_text}", key(source, record));
-            if let Some(stop) = outcome.stopped.filter(|_| verdict == Verdict::Unknown) {
+            if let Some(stop) = run.stopped.filter(|_| verdict == Verdict::Unknown) {
                 write!(line, "\t({stop})").expect("writing to a String cannot fail");
             }
             if let Some(conflict) = find_conflict(&record.puzzle) {
@@ -137,9 +136,7 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
                     .expect("writing to a String cannot fail");
             }
             if args.stats {
-                line.push_str(
-                    &format!("\ttime_us={time_us:.1}\t{}", outcome.stats).replace(' ', "\t"),
-                );
+                line.push_str(&format!("\ttime_us={time_us:.1}\t{}", run.stats).replace(' ', "\t"));
             }
             line
         };

@@ -273,23 +273,6 @@ impl Experiment {
                 names.join(", ")
             )));
         }
-        for (key, value, max) in [
-            (
-                "repeat",
-                run.repeat.map(u64::from),
-                u64::from(super::MAX_REPEATS),
-            ),
-            (
-                "warmup",
-                run.warmup.map(u64::from),
-                u64::from(super::MAX_REPEATS),
-            ),
-            ("jobs", run.jobs.map(|j| j as u64), super::MAX_JOBS as u64),
-        ] {
-            if value.is_some_and(|value| value > max) {
-                return Err(rule(format!("[run] {key} is at most {max}")));
-            }
-        }
         let plan = Plan {
             entries,
             repeats: Repeats {

@@ -188,25 +188,21 @@ impl Shard {
     /// The shard of this task of a Slurm job array: task `SLURM_ARRAY_TASK_ID` (counted from
     /// `SLURM_ARRAY_TASK_MIN`, 1 by default) of `SLURM_ARRAY_TASK_COUNT`.
     pub fn from_job_array(var: impl Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
-        let number = |name| task_number(&var, name);
-        let (Some(id), Some(count)) = (
-            number("SLURM_ARRAY_TASK_ID")?,
-            number("SLURM_ARRAY_TASK_COUNT")?,
+        let (Some(index), Some(count)) = (
+            slurm_task(&var)?,
+            task_number(&var, "SLURM_ARRAY_TASK_COUNT")?,
         ) else {
             return Err(ShardError::NoArray);
         };
-        let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
-        let index = id.wrapping_sub(min).wrapping_add(1);
         if count == 0 || index == 0 || index > count {
             return Err(ShardError::Malformed(format!(
-                "{index}/{count} (SLURM_ARRAY_TASK_ID {id}, SLURM_ARRAY_TASK_MIN {min})"
+                "{index}/{count} (from SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and \
+                 SLURM_ARRAY_TASK_COUNT)"
             )));
         }
         Ok(Shard { index, count })
     }
-}
 
-impl Shard {
     /// Shard `K` of `count`, `K` being this task's number: a Slurm array task's (counted from
     /// `SLURM_ARRAY_TASK_MIN`), or GNU parallel's job sequence number `PARALLEL_SEQ` (not its
     /// slot, `{%}`, which repeats when there are more jobs than slots).
@@ -215,11 +211,9 @@ impl Shard {
         count: u64,
         text: &str,
     ) -> Result<Shard, ShardError> {
-        let number = |name| task_number(&var, name);
-        let index = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
-            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
-            id.wrapping_sub(min).wrapping_add(1)
-        } else if let Some(seq) = number("PARALLEL_SEQ")? {
+        let index = if let Some(index) = slurm_task(&var)? {
+            index
+        } else if let Some(seq) = task_number(&var, "PARALLEL_SEQ")? {
             seq
         } else {
             return Err(ShardError::NoTask);
@@ -231,6 +225,16 @@ impl Shard {
         }
         Ok(Shard { index, count })
     }
+}
+
+/// This Slurm array task's one-based place in its array (`SLURM_ARRAY_TASK_ID` counted from
+/// `SLURM_ARRAY_TASK_MIN`, 1 when unset), if it is one.
+fn slurm_task(var: &impl Fn(&str) -> Option<String>) -> Result<Option<u64>, ShardError> {
+    let Some(id) = task_number(var, "SLURM_ARRAY_TASK_ID")? else {
+        return Ok(None);
+    };
+    let min = task_number(var, "SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
+    Ok(Some(id.wrapping_sub(min).wrapping_add(1)))
 }
 
 /// A job-array variable as a number, if it is set.
