@@ -87,15 +87,9 @@ pub fn measure(
     repeats: Repeats,
     scratch: &mut Scratch,
 ) -> Run {
-    measure_all(
-        strategy,
-        std::slice::from_ref(puzzle),
-        limits,
-        repeats,
-        scratch,
-    )
-    .pop()
-    .expect("one run per puzzle")
+    measure_all(strategy, &[puzzle], limits, repeats, scratch)
+        .pop()
+        .expect("one run per puzzle")
 }
 
 /// [`measure`] on several puzzles back to back: every search of the chunk first, each timed
@@ -104,7 +98,7 @@ pub fn measure(
 /// code and tables warm; certifying in between would put other work in its caches.
 pub fn measure_all(
     strategy: &'static dyn Strategy,
-    puzzles: &[Grid],
+    puzzles: &[&Grid],
     limits: &Limits,
     repeats: Repeats,
     scratch: &mut Scratch,

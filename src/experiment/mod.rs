@@ -605,7 +605,7 @@ fn run_batch(plan: &Plan, batch: Vec<Item>, progress: &(dyn Fn(u64) + Sync)) -> 
             })
             .collect(),
         Order::Engine => {
-            let puzzles: Vec<Grid> = batch.iter().map(|item| item.puzzle.clone()).collect();
+            let puzzles: Vec<&Grid> = batch.iter().map(|item| &item.puzzle).collect();
             let mut per_entry: Vec<std::vec::IntoIter<Run>> = plan
                 .entries
                 .iter()
