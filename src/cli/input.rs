@@ -1,10 +1,9 @@
 //! Opening the sources named on the command line and walking their puzzles.
 
-use std::fs::File;
-use std::io::{self, BufReader, IsTerminal};
-use std::path::Path;
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
 
-use sudolab::corpus::{Reader, Record};
+use sudolab::corpus::{Met, Record, Source, Walk};
 use sudolab::experiment::Item;
 
 use super::{InputArgs, Status};
@@ -28,54 +27,31 @@ pub(crate) fn for_each_record(
 
 /// Like [`for_each_record`], but hands problems to `handle` too, as `Err(message)` (the message
 /// names the source: `FILE: line 3, column 7: ...`), so the caller can both print and keep them.
+/// The walk itself is the library's [`Walk`].
 pub(crate) fn for_each_item(
     input: &InputArgs,
     mut handle: impl FnMut(&str, Result<&Record, String>) -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
-    let stdin_only = [Path::new("-").to_path_buf()];
     let files = if input.files.is_empty() {
-        &stdin_only[..]
+        vec![PathBuf::from("-")]
     } else {
-        &input.files[..]
+        input.files.clone()
     };
+    let sources: Vec<Source> = files
+        .into_iter()
+        .map(|path| input.read.source(path))
+        .collect();
+    if sources.iter().any(Source::is_stdin) && io::stdin().is_terminal() {
+        note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
+    }
+    let names: Vec<String> = sources.iter().map(Source::name).collect();
     let mut status = Status::Success;
-    for path in files {
-        let source_status = if path == Path::new("-") {
-            let stdin = io::stdin();
-            if stdin.is_terminal() {
-                note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
-            }
-            walk("<stdin>", stdin.lock(), input, &mut handle)?
-        } else {
-            let name = path.display().to_string();
-            match File::open(path) {
-                Ok(file) => walk(&name, BufReader::new(file), input, &mut handle)?,
-                Err(err) => handle(&name, Err(format!("{name}: cannot open: {err}")))?,
-            }
+    for met in Walk::new(sources) {
+        let step = match met {
+            Met::Puzzle { source, record } => handle(&names[source], Ok(&record))?,
+            Met::Problem { source, message } => handle(&names[source], Err(message))?,
         };
-        status = status.max(source_status);
-    }
-    Ok(status)
-}
-
-fn walk(
-    name: &str,
-    source: impl io::BufRead,
-    input: &InputArgs,
-    handle: &mut impl FnMut(&str, Result<&Record, String>) -> anyhow::Result<Status>,
-) -> anyhow::Result<Status> {
-    let mut status = Status::Success;
-    let mut seen_any = false;
-    for item in Reader::new(source, input.read.format, input.read.box_shape) {
-        seen_any = true;
-        match item {
-            Ok(record) => status = status.max(handle(name, Ok(&record))?),
-            Err(err) => status = status.max(handle(name, Err(format!("{name}: {err}")))?),
-        }
-    }
-    if !seen_any {
-        let message = format!("{name}: no puzzles found (the input is empty or only comments)");
-        status = status.max(handle(name, Err(message))?);
+        status = status.max(step);
     }
     Ok(status)
 }
