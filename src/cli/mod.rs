@@ -331,6 +331,13 @@ pub fn main() -> ExitCode {
         Command::Export(command) => export::run(&command),
         Command::Decode(args) => export::run_decode(&args),
     };
+    let abandoned = strategy::abandoned_running();
+    if abandoned > 0 {
+        note!(
+            "sudolab: {abandoned} search(es) stopped at their deadline inside a crate that cannot be \
+             interrupted (dlx-rs) were left running; they end with this process"
+        );
+    }
     match result {
         Ok(status) => status.exit_code(),
         Err(err) if output::is_broken_pipe(&err) => Status::Success.exit_code(),

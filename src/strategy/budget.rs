@@ -45,6 +45,21 @@ impl<'a> Budget<'a> {
         Ok(())
     }
 
+    /// Whether the search can be stopped by the clock or the cancel flag (a node budget aside).
+    pub(crate) fn has_clock(&self) -> bool {
+        self.deadline.is_some() || self.cancel.is_some()
+    }
+
+    /// When the search must stop, if it has a time limit.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Whether the search can be cancelled.
+    pub(crate) fn has_cancel(&self) -> bool {
+        self.cancel.is_some()
+    }
+
     /// Looks at the deadline and the cancel flag now.
     pub(crate) fn check_clock(&self) -> Result<(), Stop> {
         if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {

@@ -7,17 +7,22 @@
 //! Limits of the crate, designed around here:
 //! - it exposes no node or update counter, so `dlx` reports only `items`, `options` and
 //!   `solutions_enumerated` (no `nodes`: absent, not zero), and a node budget does not apply;
-//! - its search cannot be interrupted between two solutions, so the deadline and the cancel flag
-//!   are checked before the search and after each solution only;
+//! - its search cannot be interrupted between two solutions, so above 9x9 it runs on a thread of
+//!   its own that is abandoned at the deadline or on cancellation (see `detach`); on 9x9 and
+//!   smaller, where every search takes milliseconds, it runs on the caller's thread and the
+//!   clock is read after each solution;
 //! - `select()` of two conflicting options silently yields a wrong solution and item 0 loops
 //!   forever, so givens are pruned from the matrix (never selected), conflicting givens are
 //!   answered before the crate is called, and items are numbered from 1.
+
+use std::sync::Arc;
 
 use dlx_rs::Solver;
 
 use crate::encode::CoverMatrix;
 use crate::model::{Grid, Shape};
 
+use super::detach::{self, BOUNDED_SIDE};
 use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Strategy, Unsupported,
     answer_without_search,
@@ -90,25 +95,33 @@ impl Strategy for Dlx {
         let dead_item = covered.contains(&false);
         let mut stopped = budget.check_clock().err();
         if stopped.is_none() && !dead_item {
-            let mut solver: Solver<u32> = Solver::new(matrix.items.len());
-            let mut item_numbers = Vec::with_capacity(4);
-            for (option_idx, option) in matrix.options.iter().enumerate() {
-                item_numbers.clear();
-                // dlx-rs numbers items from 1; item 0 is its root.
-                item_numbers.extend(option.items.iter().map(|&item| item as usize + 1));
-                solver.add_option(option_idx as u32, &item_numbers);
-            }
-            for chosen in solver.by_ref() {
+            let matrix = Arc::new(matrix);
+            let thread_matrix = Arc::clone(&matrix);
+            let search = move |emit: &mut dyn FnMut(Vec<u32>) -> bool| {
+                let mut solver: Solver<u32> = Solver::new(thread_matrix.items.len());
+                let mut item_numbers = Vec::with_capacity(4);
+                for (option_idx, option) in thread_matrix.options.iter().enumerate() {
+                    item_numbers.clear();
+                    // dlx-rs numbers items from 1; item 0 is its root.
+                    item_numbers.extend(option.items.iter().map(|&item| item as usize + 1));
+                    solver.add_option(option_idx as u32, &item_numbers);
+                }
+                for chosen in solver {
+                    if !emit(chosen) {
+                        break;
+                    }
+                }
+            };
+            let detach = puzzle.shape().side() > BOUNDED_SIDE;
+            stopped = detach::run(&budget, detach, search, &mut |chosen| {
                 let mut grid = puzzle.clone();
                 for option_idx in chosen {
                     let option = matrix.options[option_idx as usize];
                     grid.set(option.cell, option.digit);
                 }
-                if let Err(stop) = solutions.report(&grid).and_then(|()| budget.check_clock()) {
-                    stopped = Some(stop);
-                    break;
-                }
-            }
+                solutions.report(&grid)
+            })
+            .err();
         }
         stats.set(Counter::SolutionsEnumerated, solutions.found());
         Outcome {

@@ -6,6 +6,7 @@
 
 mod backtrack;
 mod budget;
+mod detach;
 mod dlx;
 mod dlx_knuth;
 mod fast;
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Grid, Shape, find_conflict};
 
+pub use detach::{MAX_ABANDONED, abandoned_running};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
 pub use fast::Fast;
@@ -112,6 +114,9 @@ pub enum Stop {
     /// The engine itself failed (an error inside its crate): no verdict, and not a
     /// cancellation either.
     EngineFailure,
+    /// Not started: the engine's crate cannot be interrupted, and too many of its searches
+    /// abandoned at their deadline still run (see [`MAX_ABANDONED`]).
+    Backlog,
 }
 
 impl fmt::Display for Stop {
@@ -123,6 +128,7 @@ impl fmt::Display for Stop {
             Stop::Cancelled => "cancelled",
             Stop::Unsupported => "shape not supported by this engine",
             Stop::EngineFailure => "the engine failed",
+            Stop::Backlog => "not started: earlier searches abandoned at their deadline still run",
         })
     }
 }

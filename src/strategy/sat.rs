@@ -11,11 +11,14 @@
 //! budget does not apply. Its `Solver` is not `Send`: each search builds its own, on the thread
 //! that runs it. This engine is the readable reference the others are checked against.
 
-use varisat::{ExtendFormula, Lit, Solver};
+use std::io;
+
+use varisat::{ExtendFormula, Lit, ProofFormat, Solver, solver::SolverError};
 
 use crate::encode::{Cnf, Encoding};
 use crate::model::{Grid, Shape};
 
+use super::detach::BOUNDED_SIDE;
 use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, Unsupported,
     answer_without_search,
@@ -111,6 +114,9 @@ impl Strategy for Sat {
         let mut solutions = Solutions::new(limits, on_solution);
         let cnf = Cnf::build(puzzle, self.encoding);
         let mut solver = Solver::new();
+        if budget.has_clock() && puzzle.shape().side() > BOUNDED_SIDE {
+            solver.write_proof(Interrupt { budget: &budget }, ProofFormat::Varisat);
+        }
         let mut lits = Vec::new();
         for clause in cnf.clauses() {
             lits.clear();
@@ -132,6 +138,9 @@ impl Strategy for Sat {
                 Ok(false) => break None,
                 // Only proof writing can fail, and no proof is written; should varisat fail
                 // anyway, the search has no verdict and says why.
+                Err(SolverError::ProofIoError { .. }) => {
+                    break Some(budget.check_clock().err().unwrap_or(Stop::EngineFailure));
+                }
                 Err(_) => break Some(Stop::EngineFailure),
             }
             true_vars.fill(false);
@@ -159,5 +168,26 @@ impl Strategy for Sat {
             stopped,
             stats,
         }
+    }
+}
+
+/// How a varisat call is interrupted: varisat has no stop flag, but it stops a search as soon as
+/// writing its proof fails. This sink discards the proof and fails once the budget's clock has
+/// run out (or the run was cancelled); varisat writes through an 8 KiB buffer, so the clock is
+/// read every few hundred conflicts.
+struct Interrupt<'a> {
+    budget: &'a Budget<'a>,
+}
+
+impl io::Write for Interrupt<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.budget.check_clock() {
+            Ok(()) => Ok(buf.len()),
+            Err(stop) => Err(io::Error::other(stop.to_string())),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
