@@ -350,7 +350,8 @@ fn make_candidate(
     need_rating: bool,
 ) -> Candidate {
     let generated = generate::generate(options, checker, seed, index);
-    let rating = need_rating.then(|| generate::rate(&generated.puzzle, MRV_RATING_BUDGET));
+    let rating = need_rating
+        .then(|| generate::rate(&generated.puzzle, MRV_RATING_BUDGET, options.check_timeout));
     let problems = verify_unique(
         &generated.puzzle,
         Some(&generated.solution),
