@@ -143,9 +143,16 @@ pub struct Shard {
     pub count: u64,
 }
 
+/// The most shards a run may be split into (and a report may claim to be one of): far more
+/// than any cluster runs, and small enough that a merge can list the missing ones.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
 /// A shard that is not `K/N` with `1 <= K <= N`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
+    /// More shards than [`MAX_SHARDS`].
+    #[error("{0} shards are more than the {MAX_SHARDS} a run may be split into")]
+    TooMany(u64),
     /// Not of the form `K/N`.
     #[error("expected K/N with 1 <= K <= N, such as 2/4; found '{0}'")]
     Malformed(String),
@@ -194,6 +201,9 @@ impl Shard {
         ) else {
             return Err(ShardError::NoArray);
         };
+        if count > MAX_SHARDS {
+            return Err(ShardError::TooMany(count));
+        }
         if count == 0 || index == 0 || index > count {
             return Err(ShardError::Malformed(format!(
                 "{index}/{count} (from SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and \
@@ -265,6 +275,9 @@ impl FromStr for Shard {
         let bad = || ShardError::Malformed(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count > MAX_SHARDS {
+            return Err(ShardError::TooMany(count));
+        }
         if k.trim() == "auto" && count > 0 {
             return Shard::from_task(env, count, text);
         }
