@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use sudolab::corpus::{Source, Walk};
 use sudolab::experiment::{
@@ -407,15 +407,55 @@ fn progress_bar(plan: &Plan) -> ProgressBar {
     }
     let strategies = plan.entries.len() as u64;
     let bar = match plan.selection {
-        Selection::Sample { size, .. } => ProgressBar::new(size * strategies).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} searches, {per_sec}, eta {eta}")
-                .expect("a valid template"),
-        ),
-        _ => ProgressBar::new_spinner().with_style(
-            ProgressStyle::with_template("{spinner} {pos} searches, {per_sec}, {elapsed}")
-                .expect("a valid template"),
-        ),
+        Selection::Sample { size, .. } => {
+            ProgressBar::new(size * strategies).with_style(progress_style(true))
+        }
+        _ => ProgressBar::new_spinner().with_style(progress_style(false)),
     };
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// The progress bar's look: with a known total, a bar, the searches done of the total, the
+/// rate and an estimate of the time left; without one, a spinner, the searches done, the rate
+/// and the time so far.
+fn progress_style(total_known: bool) -> ProgressStyle {
+    let template = if total_known {
+        "{bar:40} {pos}/{len} searches, {rate}, eta {eta}"
+    } else {
+        "{spinner} {pos} searches, {rate}, {elapsed}"
+    };
+    ProgressStyle::with_template(template)
+        .expect("a valid template")
+        .with_key(
+            "rate",
+            |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = out.write_str(&rate_text(state.per_sec()));
+            },
+        )
+}
+
+/// Searches per second for people: whole numbers from 10/s up, one decimal below (indicatif's
+/// own `{per_sec}` prints `51.6386/s`; NEWCOMER.md #24).
+fn rate_text(per_second: f64) -> String {
+    if !per_second.is_finite() || per_second <= 0.0 {
+        "0/s".to_string()
+    } else if per_second >= 10.0 {
+        format!("{per_second:.0}/s")
+    } else {
+        format!("{per_second:.1}/s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_rounded_for_people() {
+        assert_eq!(rate_text(51.6386), "52/s");
+        assert_eq!(rate_text(3.31), "3.3/s");
+        assert_eq!(rate_text(0.0), "0/s");
+        assert_eq!(rate_text(f64::NAN), "0/s");
+    }
 }

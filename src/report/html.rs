@@ -136,15 +136,10 @@ fn problems_section(w: &mut String, report: &Report) {
 
 fn rows_section(w: &mut String, report: &Report) {
     w.push_str("<h2>Per puzzle</h2>\n");
-    if report.rows_truncated() {
-        writeln!(
-            w,
-            "<p>The first {} rows; the CSV and JSON reports list every row.</p>",
-            report.rows.len()
-        )
-        .expect("String write");
+    if let Some(note) = report.rows_note() {
+        writeln!(w, "<p id=\"rows-note\">{}</p>", escape(&note)).expect("String write");
     }
-    write_table(w, "rows", &rows_table(&report.rows));
+    write_table(w, "rows", &rows_table(report.listed_rows()));
 }
 
 /// A table; numbers right-aligned (class `n`), warnings marked (class `warn`).

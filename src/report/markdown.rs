@@ -58,15 +58,10 @@ pub fn render(report: &Report) -> String {
         }
     }
     writeln!(w, "\n## Per puzzle\n").expect("String write");
-    if report.rows_truncated() {
-        writeln!(
-            w,
-            "The first {} rows; the CSV and JSON reports list every row.\n",
-            report.rows.len()
-        )
-        .expect("String write");
+    if let Some(note) = report.rows_note() {
+        writeln!(w, "{note}\n").expect("String write");
     }
-    write_table(w, &rows_table(&report.rows));
+    write_table(w, &rows_table(report.listed_rows()));
     out
 }
 

@@ -222,6 +222,47 @@ impl Report {
         // Saturating: a hostile report's puzzle count must not wrap into "complete" (D23).
         (self.rows.len() as u64) < self.puzzles.saturating_mul(self.strategies.len() as u64)
     }
+
+    /// The rows the Markdown and HTML per-puzzle tables list: the first [`KEPT_ROWS`], however
+    /// many the report holds (a JSON report read back, or a merge, holds every row; a page of a
+    /// million rows is unusable).
+    pub fn listed_rows(&self) -> &[Row] {
+        &self.rows[..self.rows.len().min(KEPT_ROWS)]
+    }
+
+    /// How many rows of the run the per-puzzle tables leave out: the rows beyond
+    /// [`Report::listed_rows`], counting those a report kept in memory never held.
+    pub fn rows_left_out(&self) -> u64 {
+        let total = self
+            .puzzles
+            .saturating_mul(self.strategies.len() as u64)
+            .max(self.rows.len() as u64);
+        total - self.listed_rows().len() as u64
+    }
+
+    /// The sentence above a capped per-puzzle table, or `None` when it lists every row.
+    pub fn rows_note(&self) -> Option<String> {
+        let left_out = self.rows_left_out();
+        (left_out > 0).then(|| {
+            let listed = self.listed_rows().len() as u64;
+            format!(
+                "The first {listed} of {} rows; {left_out} rows are left out here. The CSV and \
+                 JSON reports list every row.",
+                listed + left_out
+            )
+        })
+    }
+}
+
+/// `total / count` to the nearest integer (0 for no values). Times are means of whole
+/// nanoseconds: dividing the integer first and converting to microseconds once gives values
+/// such as `1.001`, never `1.0010000000000001` (two float roundings; NEWCOMER.md #24).
+fn rounded_mean(total: u64, count: u64) -> u64 {
+    if count == 0 {
+        return 0;
+    }
+    let (total, count) = (u128::from(total), u128::from(count));
+    ((total + count / 2) / count) as u64
 }
 
 /// Folds rows into per-strategy aggregates in fixed memory.
@@ -312,11 +353,7 @@ impl Aggregator {
                     none: tally.none,
                     unknown: tally.unknown,
                     total_ns: tally.total_ns,
-                    mean_us: if tally.runs == 0 {
-                        0.0
-                    } else {
-                        micros(tally.total_ns) / tally.runs as f64
-                    },
+                    mean_us: micros(rounded_mean(tally.total_ns, tally.runs)),
                     median_us: micros(tally.times.quantile(0.5)),
                     p90_us: micros(tally.times.quantile(0.9)),
                     max_us: micros(tally.times.max()),

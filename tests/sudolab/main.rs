@@ -10,3 +10,4 @@ mod properties;
 mod robustness;
 mod snapshots;
 mod trace;
+mod ux_reports;

@@ -1,0 +1,198 @@
+//! The newcomer report's findings on reports (docs: `../shared/ux/NEWCOMER.md`), each pinned
+//! by what a user sees: capped per-puzzle tables, times without float noise, interrupted runs,
+//! the `solved` verdict, empty comparisons, `unknown` split by reason, the progress bar and
+//! the charts.
+
+use sudolab::report::{Aggregator, Context, Format, KEPT_ROWS, Report, Row, render};
+use sudolab::strategy::{Counter, Stats, Verdict};
+
+use crate::cli::sudolab;
+use crate::compare::{path, read_report, scratch};
+
+/// A row of a unique 9x9 puzzle that took `time_ns`.
+fn row(puzzle: u64, strategy: &str, time_ns: u64) -> Row {
+    let mut counters = Stats::new();
+    counters.set(Counter::Nodes, 1 + puzzle % 5);
+    Row {
+        puzzle,
+        source: format!("big.txt:{}", puzzle + 1),
+        side: 9,
+        clues: 25,
+        strategy: strategy.to_string(),
+        verdict: Verdict::Unique,
+        solutions: 1,
+        exhausted: true,
+        stopped: None,
+        time_ns,
+        median_ns: time_ns,
+        counters,
+    }
+}
+
+/// A report of one strategy over `puzzles` puzzles that holds every row, as a JSON report read
+/// back (or a merge) does.
+fn report_with_every_row(puzzles: u64) -> Report {
+    let mut aggregator = Aggregator::new(vec!["fast".into()], None);
+    let rows: Vec<Row> = (0..puzzles).map(|p| row(p, "fast", 1_000 + p)).collect();
+    for row in &rows {
+        aggregator.add(row.clone());
+    }
+    let mut report = aggregator.report(Context::default(), Vec::new(), Vec::new(), true);
+    report.rows = rows;
+    report
+}
+
+/// The lines of the Markdown per-puzzle table that hold rows (its header and rule left out).
+fn markdown_row_lines(markdown: &str) -> Vec<&str> {
+    let table = &markdown[markdown
+        .find("## Per puzzle")
+        .expect("a per-puzzle section")..];
+    table
+        .lines()
+        .filter(|line| line.starts_with("| big.txt:") || line.starts_with("| &lt;stdin&gt;:"))
+        .collect()
+}
+
+/// The `<tr>` elements of the HTML table with this id, its heading row included.
+fn html_table_rows(html: &str, id: &str) -> usize {
+    let start = html
+        .find(&format!("<table id=\"{id}\">"))
+        .unwrap_or_else(|| panic!("no table #{id}"));
+    let end = start + html[start..].find("</table>").expect("the table ends");
+    html[start..end].matches("<tr>").count()
+}
+
+#[test]
+fn markdown_and_html_list_the_first_2000_rows_and_say_how_many_are_left_out() {
+    let report = report_with_every_row(2_500);
+    assert_eq!(KEPT_ROWS, 2_000);
+    let note = "The first 2000 of 2500 rows; 500 rows are left out here. The CSV and JSON \
+                reports list every row.";
+    let markdown = render(Format::Markdown, &report);
+    assert_eq!(markdown_row_lines(&markdown).len(), 2_000);
+    assert!(markdown.contains(&format!("## Per puzzle\n\n{note}\n\n| source |")));
+    assert!(markdown.contains("| big.txt:2000 |"));
+    assert!(!markdown.contains("| big.txt:2001 |"));
+    let html = render(Format::Html, &report);
+    assert_eq!(html_table_rows(&html, "rows"), 2_001);
+    assert!(html.contains(&format!("<p id=\"rows-note\">{note}</p>")));
+    // The streamed forms keep every row.
+    assert_eq!(render(Format::Csv, &report).lines().count(), 2_501);
+    assert_eq!(render(Format::JsonLines, &report).lines().count(), 2_500);
+    let json = sudolab::report::json::read(&render(Format::Json, &report)).unwrap();
+    assert_eq!(json.rows.len(), 2_500);
+    // At the cap or under it, every row is listed and nothing is said.
+    let small = report_with_every_row(2_000);
+    let markdown = render(Format::Markdown, &small);
+    assert_eq!(markdown_row_lines(&markdown).len(), 2_000);
+    assert!(!markdown.contains("left out"));
+    assert!(!render(Format::Html, &small).contains("rows-note"));
+}
+
+#[test]
+fn report_re_renders_a_large_json_report_with_the_cap() {
+    let dir = scratch("ux-report-cap");
+    let (json_file, html, md, csv) = (
+        path(&dir, "m.json"),
+        path(&dir, "m.html"),
+        path(&dir, "m.md"),
+        path(&dir, "m.csv"),
+    );
+    let input = "4..3.....1....2.\n".repeat(2_100);
+    let run = sudolab(&["compare", "-s", "fast", "-", "-r", &json_file], &input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(read_report(&json_file).rows.len(), 2_100);
+    let run = sudolab(
+        &["report", &json_file, "-r", &html, "-r", &md, "-r", &csv],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let note = "The first 2000 of 2100 rows; 100 rows are left out here. The CSV and JSON \
+                reports list every row.";
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(html_table_rows(&html, "rows"), 2_001);
+    assert!(html.contains(note));
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert_eq!(markdown_row_lines(&md).len(), 2_000);
+    assert!(md.contains(note));
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap().lines().count(),
+        2_101
+    );
+}
+
+/// Every number in the text after `"key":` (pretty or compact JSON).
+fn json_numbers<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    let pattern = format!("\"{key}\":");
+    text.match_indices(&pattern)
+        .map(|(at, _)| {
+            let rest = text[at + pattern.len()..].trim_start();
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+/// At most three decimals: whole nanoseconds in microseconds.
+fn nanosecond_precise(number: &str) -> bool {
+    number.parse::<f64>().is_ok()
+        && number
+            .split_once('.')
+            .is_none_or(|(_, decimals)| decimals.len() <= 3)
+}
+
+#[test]
+fn mean_times_are_whole_nanoseconds_without_float_noise() {
+    // 3003 ns over 3 runs: dividing 3.003 µs by 3 in floats gives 1.0010000000000001.
+    let mut aggregator = Aggregator::new(vec!["fast".into()], None);
+    for puzzle in 0..3 {
+        aggregator.add(row(puzzle, "fast", 1_001));
+    }
+    let summary = &aggregator.summary()[0];
+    assert_eq!(summary.total_ns, 3_003);
+    assert_eq!(summary.mean_us.to_string(), "1.001");
+    let report = aggregator.report(Context::default(), Vec::new(), Vec::new(), true);
+    let json = render(Format::Json, &report);
+    assert_eq!(json_numbers(&json, "mean_us"), ["1.001"]);
+    assert_eq!(json_numbers(&json, "total_ns"), ["3003"]);
+    assert_eq!(json_numbers(&json, "time_ns"), ["1001", "1001", "1001"]);
+    // A mean that is not a whole number of nanoseconds is rounded to one.
+    let mut aggregator = Aggregator::new(vec!["fast".into()], None);
+    for time_ns in [1_000, 1_000, 1_001] {
+        aggregator.add(row(0, "fast", time_ns));
+    }
+    assert_eq!(aggregator.summary()[0].mean_us.to_string(), "1");
+}
+
+#[test]
+fn a_real_report_has_no_float_noise_in_its_times() {
+    let dir = scratch("ux-float-noise");
+    let json_file = path(&dir, "r.json");
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "fast,mrv,dlx-knuth",
+            "corpora/reference.txt",
+            "corpora/generated/4x4.txt",
+            "-r",
+            &json_file,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&json_file).unwrap();
+    let mut checked = 0;
+    for key in ["mean_us", "median_us", "p90_us", "max_us"] {
+        for number in json_numbers(&text, key) {
+            assert!(nanosecond_precise(number), "{key}: {number}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12);
+    for number in json_numbers(&text, "time_ns") {
+        assert!(number.parse::<u64>().is_ok(), "time_ns {number}");
+    }
+}
