@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
 use sudolab::corpus::Record;
-use sudolab::encode::{Cnf, CoverMatrix, Encoding, decode_dimacs_model};
+use sudolab::encode::{Cnf, CoverMatrix, DecodeError, Encoding, decode_dimacs_model};
 use sudolab::model::find_conflict;
 use sudolab::strategy::MAX_SAT_SIDE;
 
@@ -108,7 +108,10 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
             let stem = Path::new(source)
                 .file_stem()
                 .map_or("stdin".into(), |stem| {
-                    stem.to_string_lossy().replace(['<', '>'], "")
+                    // `<stdin>` and `<arg 2>` become `stdin` and `arg-2`.
+                    stem.to_string_lossy()
+                        .replace(['<', '>'], "")
+                        .replace(' ', "-")
                 });
             let path = dir.join(format!("{stem}-{:05}.{extension}", record.number));
             if let Some(other) = written.get(&path).filter(|other| *other != source) {
@@ -168,11 +171,8 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
 }
 
 pub(crate) fn run_decode(args: &DecodeArgs) -> anyhow::Result<Status> {
-    let read = |path: &Path| {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
-    };
-    let cnf = read(&args.cnf)?;
-    let model = read(&args.model)?;
+    let cnf = read_text(&args.cnf)?;
+    let model = read_text(&args.model)?;
     match decode_dimacs_model(&cnf, &model) {
         Ok(Some(grid)) => {
             let mut out = Out::new();
@@ -192,6 +192,30 @@ pub(crate) fn run_decode(args: &DecodeArgs) -> anyhow::Result<Status> {
             );
             Ok(Status::Negative)
         }
+        // Each error names the file it is about (issue 22, D22: CNF problems were blamed on
+        // the model).
+        Err(err @ (DecodeError::NotSudolab | DecodeError::BadComment { .. })) => {
+            bail!("{}: {err}", args.cnf.display())
+        }
         Err(err) => bail!("{}: {err}", args.model.display()),
     }
+}
+
+/// A text file, or an error that names it and, for bytes that are not UTF-8, their place.
+fn read_text(path: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    String::from_utf8(bytes).map_err(|err| {
+        let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
+        let line = valid.split(|&byte| byte == b'\n').count();
+        let column = valid
+            .split(|&byte| byte == b'\n')
+            .next_back()
+            .map_or(0, <[u8]>::len)
+            + 1;
+        anyhow::anyhow!(
+            "{}: line {line}, column {column}: expected UTF-8 text, found byte 0x{:02x}",
+            path.display(),
+            err.as_bytes()[valid.len()]
+        )
+    })
 }

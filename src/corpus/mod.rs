@@ -2,7 +2,8 @@
 //!
 //! A reader yields one [`Record`] or one error per puzzle, so a broken line is reported and the
 //! rest of the file still read. Line and grid files are read lazily with bounded memory per
-//! line (a line over 1 MiB is reported, not stored); a JSON file is parsed whole.
+//! line (a line over 1 MiB is reported, not stored); a JSON document is split into its puzzles as it
+//! is read, so only one puzzle is held at a time.
 
 mod json;
 mod reader;
@@ -11,7 +12,7 @@ mod walk;
 use std::fmt;
 use std::str::FromStr;
 
-pub use json::{grid_to_json, parse_json};
+pub use json::{MAX_JSON_VALUE_BYTES, grid_to_json, parse_json};
 pub use reader::{MAX_LINE_BYTES, Reader};
 pub use walk::{Met, Source, Walk};
 
@@ -57,7 +58,8 @@ impl FromStr for Format {
 pub struct Record {
     /// One-based position among the source's puzzles.
     pub number: usize,
-    /// One-based line where the puzzle starts (for JSON, the puzzle's number).
+    /// One-based line where the puzzle starts (for JSON, the puzzle's number: a JSON document
+    /// may hold every puzzle on one line; its errors name the line and column).
     pub line: usize,
     /// The puzzle.
     pub puzzle: Grid,
@@ -73,9 +75,13 @@ pub enum CorpusError {
     /// Malformed text, with its line and column.
     #[error(transparent)]
     Parse(#[from] ParseError),
-    /// A JSON document that parsed but does not describe puzzles.
-    #[error("puzzle {puzzle}: {message}")]
+    /// A JSON value that parsed but does not describe a puzzle.
+    #[error("line {line}, column {column}: puzzle {puzzle}: {message}")]
     Json {
+        /// One-based line where the puzzle's value starts.
+        line: usize,
+        /// One-based column where it starts.
+        column: usize,
         /// One-based puzzle number in the document.
         puzzle: usize,
         /// What is wrong.

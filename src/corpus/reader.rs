@@ -2,11 +2,10 @@
 
 use std::io::{self, BufRead};
 
-use crate::model::{
-    Found, Grid, ParseError, Shape, count_tokens, parse_grid_row, parse_line_record,
-};
+use crate::model::{Grid, ParseError, Shape, count_tokens, parse_grid_row, parse_line_record};
 
-use super::{CorpusError, Format, Record, parse_json};
+use super::json::JsonStream;
+use super::{CorpusError, Format, Record};
 
 /// The longest line kept in memory; the rest of a longer line is read and dropped.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -15,11 +14,13 @@ enum Mode {
     Undecided,
     Line,
     Grid,
-    Json(std::vec::IntoIter<Result<Record, CorpusError>>),
+    Json(Box<JsonStream>),
     Done,
 }
 
 /// Reads puzzles from any buffered source, one at a time.
+// Four independent flags of the line reader's state; an enum would only rename them.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Reader<R> {
     input: R,
     shape: Option<Shape>,
@@ -34,17 +35,20 @@ pub struct Reader<R> {
     number: usize,
     /// After a broken grid-form puzzle: skip to the next blank line.
     skip_to_blank: bool,
+    /// Whether the input's start was looked at for a UTF-8 byte-order mark.
+    bom_checked: bool,
 }
 
 impl<R: BufRead> Reader<R> {
     /// A reader of `format` (or the detected one), with every puzzle read as `shape` when given.
     pub fn new(input: R, format: Format, shape: Option<Shape>) -> Reader<R> {
         let mode = match format {
-            Format::Auto | Format::Json => Mode::Undecided,
+            Format::Auto => Mode::Undecided,
+            Format::Json => Mode::Json(Box::new(JsonStream::new(shape, 1, 1))),
             Format::Line => Mode::Line,
             Format::Grid => Mode::Grid,
         };
-        let mut reader = Reader {
+        Reader {
             input,
             shape,
             mode,
@@ -54,11 +58,48 @@ impl<R: BufRead> Reader<R> {
             line_no: 0,
             number: 0,
             skip_to_blank: false,
-        };
-        if format == Format::Json {
-            reader.start_json();
+            bom_checked: false,
         }
-        reader
+    }
+
+    /// Drops a UTF-8 byte-order mark at the start of the input (Windows editors write one).
+    fn skip_bom(&mut self) -> io::Result<()> {
+        self.bom_checked = true;
+        let buffer = loop {
+            match self.input.fill_buf() {
+                Ok(buffer) => break buffer,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        };
+        if buffer.starts_with(b"\xEF\xBB\xBF") {
+            self.input.consume(3);
+        }
+        Ok(())
+    }
+
+    /// Whether the next line opens a JSON document (`[` or `{` after spaces); if so, the
+    /// spaces are consumed and the JSON stream starts at the bracket. JSON is recognised before
+    /// its line is read, so a one-line document of any length is read as JSON (issue 22, D13),
+    /// not refused as an overlong line.
+    fn json_starts_here(&mut self) -> io::Result<Option<usize>> {
+        let buffer = loop {
+            match self.input.fill_buf() {
+                Ok(buffer) => break buffer,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        };
+        let indent = buffer
+            .iter()
+            .position(|&byte| byte != b' ' && byte != b'\t');
+        match indent {
+            Some(indent) if matches!(buffer[indent], b'[' | b'{') => {
+                self.input.consume(indent);
+                Ok(Some(indent + 1))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// Reads the next line into `self.line`; `false` at the end of the input.
@@ -111,50 +152,9 @@ impl<R: BufRead> Reader<R> {
         self.line.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'#')
     }
 
-    /// Reads the rest of the input as one JSON document.
-    fn start_json(&mut self) {
-        let mut text = "\n".repeat(self.line_no.saturating_sub(1));
-        let mut held = Vec::new();
-        if self.held {
-            held = std::mem::take(&mut self.line);
-            held.push(b'\n');
-            self.held = false;
-        }
-        let mut rest = Vec::new();
-        let records = if let Err(err) = self.input.read_to_end(&mut rest) {
-            vec![Err(CorpusError::Io(err))]
-        } else {
-            held.extend_from_slice(&rest);
-            match String::from_utf8(held) {
-                Ok(body) => {
-                    text.push_str(&body);
-                    parse_json(&text, self.shape)
-                }
-                Err(err) => {
-                    let offset = err.utf8_error().valid_up_to();
-                    let bytes = err.as_bytes();
-                    let (line, column) = position_of(&bytes[..offset]);
-                    let message = format!("expected UTF-8 text, found {}", Found(bytes[offset]));
-                    vec![Err(ParseError::at(
-                        self.line_no.max(1) + line - 1,
-                        column,
-                        message,
-                    )
-                    .into())]
-                }
-            }
-        };
-        self.mode = Mode::Json(records.into_iter());
-    }
-
     /// Decides the form from the first meaningful line, which stays held for the chosen parser.
     fn detect(&mut self) {
         let trimmed = self.line.trim_ascii_start();
-        if matches!(trimmed.first(), Some(b'[' | b'{')) {
-            self.held = true;
-            self.start_json();
-            return;
-        }
         // A grid row is at least three short numbers ("0 3 0 2"); a line-form puzzle with its
         // solution is two long fields, or two one-symbol fields for a 1x1 board.
         let mut tokens = trimmed
@@ -230,28 +230,19 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
-/// The one-based line and column just after `text`.
-fn position_of(text: &[u8]) -> (usize, usize) {
-    let mut line = 1;
-    let mut column = 1;
-    for &byte in text {
-        if byte == b'\n' {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
-    }
-    (line, column)
-}
-
 impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<Record, CorpusError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if !self.bom_checked {
+            if let Err(err) = self.skip_bom() {
+                self.mode = Mode::Done;
+                return Some(Err(err.into()));
+            }
+        }
         loop {
-            if let Mode::Json(records) = &mut self.mode {
-                let record = records.next();
+            if let Mode::Json(stream) = &mut self.mode {
+                let record = stream.next_record(&mut self.input);
                 if record.is_none() {
                     self.mode = Mode::Done;
                 }
@@ -259,6 +250,20 @@ impl<R: BufRead> Iterator for Reader<R> {
             }
             if matches!(self.mode, Mode::Done) {
                 return None;
+            }
+            if matches!(self.mode, Mode::Undecided) {
+                match self.json_starts_here() {
+                    Ok(Some(column)) => {
+                        let stream = JsonStream::new(self.shape, self.line_no + 1, column);
+                        self.mode = Mode::Json(Box::new(stream));
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(err) => {
+                        self.mode = Mode::Done;
+                        return Some(Err(err.into()));
+                    }
+                }
             }
             match self.next_line() {
                 Ok(true) => {}
@@ -374,6 +379,23 @@ mod tests {
         assert_eq!(
             records[0].as_ref().unwrap_err(),
             "line 3, column 18: expected value"
+        );
+        let records = read(b"# comment\n\n  {\"box\": [1, 2],\n \"cells\": [[1, 0], [0, 3]]}\n");
+        assert_eq!(
+            records[0].as_ref().unwrap_err(),
+            "line 3, column 3: puzzle 1: row 2, column 2: expected a number 0-2, found 3"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_crlf_are_ignored() {
+        let records = read(b"\xEF\xBB\xBF# made on Windows\r\n4..3.....1....2.\r\n");
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].as_ref().unwrap().line, 2);
+        let records = read(b"\xEF\xBB\xBF[[4,0,0,3],[0,0,0,0],[0,1,0,0],[0,0,2,0]]\r\n");
+        assert_eq!(
+            crate::model::to_line(&records[0].as_ref().unwrap().puzzle).unwrap(),
+            "4..3.....1....2."
         );
     }
 }

@@ -366,7 +366,11 @@ fn read_comments(cnf_text: &str) -> Result<Comments, DecodeError> {
                 let cell = cell_index(shape, row, col).ok_or_else(|| {
                     bad("a var line before the box line, or a cell off the board")
                 })?;
-                let digit = u8::try_from(digit).map_err(|_| bad("digit out of range"))?;
+                let side = shape.map_or(0, Shape::side);
+                let digit = u8::try_from(digit)
+                    .ok()
+                    .filter(|&d| d > 0 && d as usize <= side)
+                    .ok_or_else(|| bad(&format!("digit {digit} is not in 1..={side}")))?;
                 vars.push((var, cell, digit));
             }
             _ => {}
@@ -396,6 +400,9 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
                     shape.side()
                 ))
             })?;
+        if grid.get(cell) != 0 {
+            return Err(bad(format!("r{row}c{col} is given a second time")));
+        }
         grid.set(cell, digit);
     }
     let puzzle = grid.clone();
@@ -426,12 +433,6 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
         }
     }
     for &(var, cell, digit) in &vars {
-        if digit == 0 || digit as usize > shape.side() {
-            return Err(DecodeError::NotASolution(format!(
-                "variable {var} names digit {digit} on a board of side {}",
-                shape.side()
-            )));
-        }
         if true_vars.contains(&var) && puzzle.get(cell) == 0 {
             if grid.get(cell) != 0 && grid.get(cell) != digit {
                 return Err(DecodeError::NotASolution(format!(
@@ -541,5 +542,24 @@ mod tests {
             assert_eq!(decoded.cells(), &solution, "{encoding}");
             assert_eq!(decode_dimacs_model(&text, "s UNSATISFIABLE\n"), Ok(None));
         }
+    }
+
+    #[test]
+    fn comments_that_contradict_themselves_are_located() {
+        let box_line = "c sudolab box 2x2\n";
+        let twice = format!("{box_line}c sudolab given 1 1 1\nc sudolab given 1 1 4\n");
+        assert_eq!(
+            decode_dimacs_model(&twice, "s SATISFIABLE\nv 0\n")
+                .unwrap_err()
+                .to_string(),
+            "CNF line 3: r1c1 is given a second time"
+        );
+        let digit = format!("{box_line}c sudolab var 15 1 2 0\n");
+        assert_eq!(
+            decode_dimacs_model(&digit, "s SATISFIABLE\nv 0\n")
+                .unwrap_err()
+                .to_string(),
+            "CNF line 2: digit 0 is not in 1..=4"
+        );
     }
 }
