@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use sudolab::corpus::{Met, Record, Source, Walk};
 use sudolab::experiment::Item;
 
-use super::{InputArgs, Status};
+use super::{InputArgs, ReadArgs, Status};
 
 /// Calls `handle` with each puzzle of each source, in order. Unreadable sources and malformed
 /// puzzles are reported on standard error (`sudolab: FILE: line 3, column 7: ...`) and the walk
@@ -32,21 +32,10 @@ pub(crate) fn for_each_item(
     input: &InputArgs,
     mut handle: impl FnMut(&str, Result<&Record, String>) -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
-    let files = if input.files.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
-        input.files.clone()
-    };
-    let sources: Vec<Source> = files
-        .into_iter()
-        .map(|path| input.read.source(path))
-        .collect();
-    if sources.iter().any(Source::is_stdin) && io::stdin().is_terminal() {
-        note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
-    }
-    let names: Vec<String> = sources.iter().map(Source::name).collect();
+    let walk = walk_arguments(&input.files, input.read);
+    let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
     let mut status = Status::Success;
-    for met in Walk::new(sources) {
+    for met in walk {
         let step = match met {
             Met::Puzzle { source, record } => handle(&names[source], Ok(&record))?,
             Met::Problem { source, message } => handle(&names[source], Err(message))?,
@@ -54,6 +43,19 @@ pub(crate) fn for_each_item(
         status = status.max(step);
     }
     Ok(status)
+}
+
+/// The walk over puzzle arguments: files, `-` or none for standard input, and puzzles typed as
+/// arguments (named `<arg N>`; see [`Walk::typed_puzzle`]). Says on standard error that it
+/// waits for standard input when that is a terminal.
+pub(crate) fn walk_arguments(files: &[PathBuf], read: ReadArgs) -> Walk {
+    let stdin = [PathBuf::from("-")];
+    let files = if files.is_empty() { &stdin[..] } else { files };
+    let walk = Walk::from_arguments(files, read.format, read.box_shape);
+    if walk.sources().iter().any(Source::is_stdin) && io::stdin().is_terminal() {
+        note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
+    }
+    walk
 }
 
 /// Where a record came from, for messages: `FILE: line N`.

@@ -155,7 +155,8 @@ enum Command {
 /// Where puzzles come from and how to read them.
 #[derive(Debug, Args)]
 struct InputArgs {
-    /// Puzzle files; none, or '-', reads standard input.
+    /// Puzzle files; none, or '-', reads standard input. An argument that names no file and
+    /// reads as a line-form puzzle (4..3.....1....2.) is that puzzle, named '<arg N>'.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 

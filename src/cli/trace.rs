@@ -2,20 +2,19 @@
 //! `sudolab explain cover` (the exact-cover matrix of a small puzzle, as a table).
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand, ValueEnum};
 
-use sudolab::corpus::{Format, Reader};
+use sudolab::corpus::{Format, Met, Walk};
 use sudolab::model::{Grid, Shape, parse_line_record};
 use sudolab::strategy::Limits;
 use sudolab::trace::{self, NotTraceable};
 
+use super::input::walk_arguments;
 use super::output::Out;
-use super::{Status, strategies_named};
+use super::{ReadArgs, Status, strategies_named};
 
 /// Trace forms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -31,9 +30,10 @@ pub(crate) enum TraceFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct TraceArgs {
-    /// A puzzle in line form (`4..3.....1....2.`), or a file of puzzles (see --puzzle).
+    /// A puzzle in line form (`4..3.....1....2.`), or a file of puzzles (see --puzzle); none,
+    /// or '-', reads standard input.
     #[arg(value_name = "PUZZLE|FILE")]
-    puzzle: String,
+    puzzle: Option<PathBuf>,
 
     /// Which puzzle of the file (1 = the first).
     #[arg(long, short = 'p', default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
@@ -67,31 +67,58 @@ pub(crate) struct TraceArgs {
     output: Option<PathBuf>,
 }
 
-/// Reads the puzzle argument: a file when one exists at that path, a line-form puzzle
-/// otherwise.
-fn load_puzzle(text: &str, number: u64, box_shape: Option<Shape>) -> anyhow::Result<Grid> {
-    let path = Path::new(text);
-    if path.is_file() {
-        let file = File::open(path).with_context(|| format!("{text}: cannot open"))?;
-        let mut seen = 0;
-        for record in Reader::new(BufReader::new(file), Format::Auto, box_shape) {
-            let record = record.map_err(|err| anyhow::anyhow!("{text}: {err}"))?;
-            seen += 1;
-            if seen == number {
-                return Ok(record.puzzle);
-            }
+/// Reads the puzzle argument as `solve` and `count` read theirs (a file, `-` or nothing for
+/// standard input, or a puzzle typed as the argument) and returns its puzzle `number`.
+fn load_puzzle(
+    argument: Option<&Path>,
+    number: u64,
+    box_shape: Option<Shape>,
+) -> anyhow::Result<Grid> {
+    if let Some(path) = argument.filter(|p| p.as_os_str() != "-" && p.symlink_metadata().is_err())
+        && Walk::typed_puzzle(path, box_shape).is_none()
+    {
+        let text = path.to_string_lossy();
+        let has_extension = path
+            .extension()
+            .and_then(|ext| ext.to_str())
+            .is_some_and(|ext| !ext.is_empty() && ext.chars().all(char::is_alphanumeric));
+        if text.contains(['/', '\\']) || has_extension {
+            bail!("{text}: cannot open: no such file or directory");
         }
-        bail!("{text}: has {seen} puzzles, so there is no puzzle {number}");
+        let why = match parse_line_record(text.trim().as_bytes(), box_shape, 1) {
+            Err(err) => err.to_string(),
+            Ok(_) => "a one-symbol (1x1) puzzle is taken for a mistake; '-' reads standard input"
+                .to_string(),
+        };
+        bail!("'{text}' is neither a file nor a puzzle in line form: {why}");
     }
-    parse_line_record(text.trim().as_bytes(), box_shape, 1)
-        .map(|record| record.puzzle)
-        .map_err(|err| {
-            anyhow::anyhow!("'{text}' is neither a file nor a puzzle in line form: {err}")
-        })
+    let files: Vec<PathBuf> = argument.into_iter().map(Path::to_path_buf).collect();
+    let walk = walk_arguments(
+        &files,
+        ReadArgs {
+            format: Format::Auto,
+            box_shape,
+        },
+    );
+    let name = walk.sources()[0].name();
+    let mut seen = 0;
+    for met in walk {
+        match met {
+            Met::Puzzle { record, .. } => {
+                seen += 1;
+                if seen == number {
+                    return Ok(record.puzzle);
+                }
+            }
+            Met::Problem { message, .. } => bail!("{message}"),
+        }
+    }
+    let plural = if seen == 1 { "" } else { "s" };
+    bail!("{name}: holds {seen} puzzle{plural}, so there is no puzzle {number}");
 }
 
 pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
-    let puzzle = load_puzzle(&args.puzzle, args.puzzle_number, args.box_shape)?;
+    let puzzle = load_puzzle(args.puzzle.as_deref(), args.puzzle_number, args.box_shape)?;
     let mut traces = Vec::new();
     for engine in strategies_named(&args.strategy)? {
         let traced = trace::record(
@@ -140,9 +167,10 @@ pub(crate) enum ExplainCommand {
     ///
     /// Example: sudolab explain cover 4..3.....1....2.
     Cover {
-        /// A puzzle in line form, or a file (its first puzzle).
+        /// A puzzle in line form, or a file (its first puzzle); none, or '-', reads standard
+        /// input.
         #[arg(value_name = "PUZZLE|FILE")]
-        puzzle: String,
+        puzzle: Option<PathBuf>,
         /// Box shape, rows x columns.
         #[arg(long = "box", value_name = "RxC")]
         box_shape: Option<Shape>,
@@ -151,7 +179,7 @@ pub(crate) enum ExplainCommand {
 
 pub(crate) fn run_explain(command: &ExplainCommand) -> anyhow::Result<Status> {
     let ExplainCommand::Cover { puzzle, box_shape } = command;
-    let puzzle = load_puzzle(puzzle, 1, *box_shape)?;
+    let puzzle = load_puzzle(puzzle.as_deref(), 1, *box_shape)?;
     let mut out = Out::new();
     out.write_str(&cover_table(&puzzle)?)?;
     out.finish()?;

@@ -1,11 +1,13 @@
 //! Walking several puzzle sources in order: files (or standard input, `-`) opened one after
 //! the other, each read by a [`Reader`], every puzzle or problem handed on with its source.
+//! A command line's arguments may also be puzzles typed in place of a file
+//! ([`Walk::from_arguments`]).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::PathBuf;
+use std::io::{self, BufRead, BufReader, Cursor};
+use std::path::{Path, PathBuf};
 
-use crate::model::Shape;
+use crate::model::{Shape, parse_line_record};
 
 use super::{Format, Reader, Record};
 
@@ -59,6 +61,8 @@ pub enum Met {
 /// Walks sources in order, lazily: a source is opened when the one before it is done.
 pub struct Walk {
     sources: Vec<Source>,
+    /// For each source, the text typed on the command line in place of a file, if it was.
+    typed: Vec<Option<String>>,
     next_source: usize,
     current: Option<Open>,
 }
@@ -75,9 +79,80 @@ impl Walk {
     pub fn new(sources: Vec<Source>) -> Walk {
         Walk {
             sources,
+            typed: Vec::new(),
             next_source: 0,
             current: None,
         }
+    }
+
+    /// A walk over command-line arguments read as `format` and `shape`: `-` is standard input,
+    /// an argument that [`Walk::typed_puzzle`] takes for a puzzle is read from its own text and
+    /// named `<arg N>` (N counting the arguments from 1), any other argument is a file.
+    pub fn from_arguments(arguments: &[PathBuf], format: Format, shape: Option<Shape>) -> Walk {
+        let mut sources = Vec::with_capacity(arguments.len());
+        let mut typed = Vec::with_capacity(arguments.len());
+        for (index, argument) in arguments.iter().enumerate() {
+            let text = Walk::typed_puzzle(argument, shape);
+            let path = if text.is_some() {
+                PathBuf::from(format!("<arg {}>", index + 1))
+            } else {
+                argument.clone()
+            };
+            sources.push(Source {
+                path,
+                format,
+                shape,
+            });
+            typed.push(text);
+        }
+        Walk {
+            sources,
+            typed,
+            next_source: 0,
+            current: None,
+        }
+    }
+
+    /// The puzzle text of a command-line argument that is a puzzle rather than a file name, or
+    /// `None` for a file name. An argument is a puzzle when no file or directory of that name
+    /// exists, it has no path separator, and either it reads as a line-form puzzle of side 2 or
+    /// more (whitespace inside it removed when that is what makes it read, so
+    /// `"4..3 .... .1.. ..2."` is `4..3.....1....2.`), or it holds only digits, `.`, `_`, the
+    /// field separators `,;:` and spaces, which no file name chosen by a person does: such an
+    /// argument is read as a puzzle so that its mistake is reported with its column instead of
+    /// "cannot open".
+    pub fn typed_puzzle(argument: &Path, shape: Option<Shape>) -> Option<String> {
+        let text = argument.to_str()?.trim();
+        if text == "-" || text.contains(['/', '\\']) || argument.symlink_metadata().is_ok() {
+            return None;
+        }
+        let reads = |text: &str| {
+            parse_line_record(text.as_bytes(), shape, 1)
+                .is_ok_and(|record| record.puzzle.side() >= 2)
+        };
+        if reads(text) {
+            return Some(text.to_string());
+        }
+        let joined: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        if joined.len() != text.len() && reads(&joined) {
+            return Some(joined);
+        }
+        let symbols_only = text.len() >= 4
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b" ._,;:".contains(&b));
+        if !symbols_only {
+            return None;
+        }
+        // A puzzle and its known solution keep their space, for the error's column; a puzzle
+        // typed in groups ("4..3 .... .1..") is read joined.
+        let first_field = text.split(' ').next().unwrap_or_default().len();
+        let puzzle_then_fields = first_field >= 16 && first_field.isqrt().pow(2) == first_field;
+        Some(if puzzle_then_fields {
+            text.to_string()
+        } else {
+            joined
+        })
     }
 
     /// The sources walked.
@@ -121,8 +196,19 @@ impl Iterator for Walk {
             let index = self.next_source;
             let source = self.sources.get(index)?;
             self.next_source += 1;
-            let input: Box<dyn BufRead> = if source.is_stdin() {
+            let input: Box<dyn BufRead> = if let Some(Some(text)) = self.typed.get(index) {
+                Box::new(Cursor::new(text.clone().into_bytes()))
+            } else if source.is_stdin() {
                 Box::new(BufReader::new(io::stdin()))
+            } else if source.path.is_dir() {
+                return Some(Met::Problem {
+                    source: index,
+                    message: format!(
+                        "{}: is a directory; name the puzzle files in it ({}/*.txt)",
+                        source.name(),
+                        source.name().trim_end_matches('/')
+                    ),
+                });
             } else {
                 match File::open(&source.path) {
                     Ok(file) => Box::new(BufReader::new(file)),
@@ -147,6 +233,29 @@ impl Iterator for Walk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_are_files_or_typed_puzzles() {
+        let typed = |text: &str| Walk::typed_puzzle(Path::new(text), None);
+        assert_eq!(typed("4..3.....1....2."), Some("4..3.....1....2.".into()));
+        assert_eq!(
+            typed("4..3 .... .1.. ..2."),
+            Some("4..3.....1....2.".into())
+        );
+        // Only symbols: read as a puzzle, so that the mistake is reported at its column.
+        assert_eq!(typed("4..3..9..1....2."), Some("4..3..9..1....2.".into()));
+        assert_eq!(typed("4..3 .... .1.. ..2"), Some("4..3.....1....2".into()));
+        for file in [
+            "-",
+            "missing.txt",
+            "corpora",
+            "Cargo.toml",
+            "a/4..3.....1....2.",
+            "1",
+        ] {
+            assert_eq!(typed(file), None, "{file}");
+        }
+    }
 
     #[test]
     fn sources_are_walked_in_order_with_their_problems() {

@@ -11,4 +11,5 @@ mod properties;
 mod robustness;
 mod snapshots;
 mod trace;
+mod ux_cli;
 mod ux_reports;
