@@ -6,6 +6,7 @@ mod cases;
 mod cli;
 mod compare;
 mod experiment;
+mod fuzz_small;
 mod generate;
 mod properties;
 mod robustness;
