@@ -462,8 +462,8 @@ pub(crate) struct VerifyArgs {
     #[command(flatten)]
     input: InputArgs,
 
-    /// The strategies that must each prove every puzzle unique; three different methods by
-    /// default (propagation, exact cover, SAT).
+    /// The strategies that must each prove every puzzle unique, at least two different ones;
+    /// three different methods by default (propagation, exact cover, SAT).
     #[arg(
         long,
         short = 's',
@@ -484,6 +484,13 @@ pub(crate) struct VerifyArgs {
 pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
     let verifiers = strategies_named(&args.strategies)?;
     let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
+    if verifiers.len() < 2 {
+        bail!(
+            "verify needs at least two different strategies, so that each answer is re-proven \
+             by another method (given: {}); the default is fast,dlx-knuth,sat",
+            names.join(", ")
+        );
+    }
     let limits = Limits::solutions(2).with_timeout(args.timeout);
     let mut scratch = Scratch::default();
     let mut out = Out::new();

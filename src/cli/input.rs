@@ -18,19 +18,28 @@ pub(crate) fn for_each_record(
 ) -> anyhow::Result<Status> {
     for_each_item(input, |name, item| match item {
         Ok(record) => handle(name, record),
-        Err(message) => {
-            note!("sudolab: {message}");
+        Err(problem) => {
+            note!("sudolab: {}", problem.message);
             Ok(Status::Error)
         }
     })
 }
 
-/// Like [`for_each_record`], but hands problems to `handle` too, as `Err(message)` (the message
-/// names the source: `FILE: line 3, column 7: ...`), so the caller can both print and keep them.
-/// The walk itself is the library's [`Walk`].
+/// What could not be read, as [`for_each_item`] hands it on.
+pub(crate) struct Unread {
+    /// The message, naming the source: `FILE: line 3, column 7: ...`.
+    pub(crate) message: String,
+    /// True for one malformed puzzle (it has a place in the input's order), false for a source
+    /// that gave no puzzle (cannot be opened, a directory, empty).
+    pub(crate) in_place_of_puzzle: bool,
+}
+
+/// Like [`for_each_record`], but hands problems to `handle` too, as `Err`, so the caller can
+/// both print and keep them, or keep a place for them. The walk itself is the library's
+/// [`Walk`].
 pub(crate) fn for_each_item(
     input: &InputArgs,
-    mut handle: impl FnMut(&str, Result<&Record, String>) -> anyhow::Result<Status>,
+    mut handle: impl FnMut(&str, Result<&Record, Unread>) -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
     let walk = walk_arguments(&input.files, input.read);
     let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
@@ -38,7 +47,17 @@ pub(crate) fn for_each_item(
     for met in walk {
         let step = match met {
             Met::Puzzle { source, record } => handle(&names[source], Ok(&record))?,
-            Met::Problem { source, message } => handle(&names[source], Err(message))?,
+            Met::Problem {
+                source,
+                message,
+                in_place_of_puzzle,
+            } => handle(
+                &names[source],
+                Err(Unread {
+                    message,
+                    in_place_of_puzzle,
+                }),
+            )?,
         };
         status = status.max(step);
     }

@@ -54,8 +54,10 @@ pub struct Cli {
 enum Command {
     /// Solve each puzzle and print its solution.
     ///
-    /// Prints one solution per puzzle on standard output (in the form chosen by --output);
-    /// puzzles without a solution, or whose search hit a budget, are reported on standard error.
+    /// Prints one entry per input puzzle on standard output, in input order (in the form chosen
+    /// by --output): its solution, or in its place 'none' (no solution), 'unknown' (the search
+    /// hit a budget) or 'error' (unreadable, or refused), with the reason on standard error.
+    /// Exit status 1 when a puzzle has no solution or the search gave up, 2 on an error.
     ///
     /// Example: echo 4..3.....1....2. | sudolab solve --output grid
     Solve(solve::SolveArgs),
@@ -255,9 +257,21 @@ fn strategy_named(name: &str) -> anyhow::Result<&'static dyn Strategy> {
     strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}"))
 }
 
-/// Resolves several strategy names (as given to `--strategies a,b`).
+/// Resolves several strategy names (as given to `--strategies a,b`); a name given twice is
+/// refused as experiment files refuse it (a strategy run twice would be tallied as one).
 fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
-    names.iter().map(|name| strategy_named(name)).collect()
+    let mut strategies: Vec<&'static dyn Strategy> = Vec::with_capacity(names.len());
+    for name in names {
+        let strategy = strategy_named(name)?;
+        if strategies.iter().any(|s| s.name() == strategy.name()) {
+            anyhow::bail!(
+                "strategy '{}' is listed twice; each strategy runs once",
+                strategy.name()
+            );
+        }
+        strategies.push(strategy);
+    }
+    Ok(strategies)
 }
 
 /// Parses `--jobs`: 1 to `sudolab::experiment::MAX_JOBS` threads (a thread per job; thousands of

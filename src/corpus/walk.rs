@@ -55,6 +55,10 @@ pub enum Met {
         source: usize,
         /// What went wrong.
         message: String,
+        /// True when the problem is one puzzle that could not be read, which keeps its place
+        /// in the input's order; false for a source that gave no puzzle at all (it cannot be
+        /// opened, is a directory, or holds none).
+        in_place_of_puzzle: bool,
     },
 }
 
@@ -178,6 +182,7 @@ impl Iterator for Walk {
                         Err(err) => Met::Problem {
                             source: index,
                             message: format!("{}: {err}", self.sources[index].name()),
+                            in_place_of_puzzle: true,
                         },
                     });
                 }
@@ -190,6 +195,7 @@ impl Iterator for Walk {
                             "{}: no puzzles found (the input is empty or only comments)",
                             self.sources[index].name()
                         ),
+                        in_place_of_puzzle: false,
                     });
                 }
             }
@@ -208,6 +214,7 @@ impl Iterator for Walk {
                         source.name(),
                         source.name().trim_end_matches('/')
                     ),
+                    in_place_of_puzzle: false,
                 });
             } else {
                 match File::open(&source.path) {
@@ -216,6 +223,7 @@ impl Iterator for Walk {
                         return Some(Met::Problem {
                             source: index,
                             message: format!("{}: cannot open: {err}", source.name()),
+                            in_place_of_puzzle: false,
                         });
                     }
                 }
@@ -278,7 +286,9 @@ mod tests {
         let seen: Vec<String> = walk
             .map(|found| match found {
                 Met::Puzzle { source, record } => format!("{source}: puzzle {}", record.line),
-                Met::Problem { source, message } => {
+                Met::Problem {
+                    source, message, ..
+                } => {
                     format!(
                         "{source}: {}",
                         message.replace(&dir.display().to_string(), "D")

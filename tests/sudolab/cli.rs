@@ -186,7 +186,7 @@ fn budgets_give_up_and_say_so() {
         "",
     );
     assert_eq!(run.code, 1);
-    assert_eq!(run.stdout, format!("{BOARD_A_SOLUTION}\n"));
+    assert_eq!(run.stdout, format!("{BOARD_A_SOLUTION}\nunknown\n"));
     assert_eq!(
         run.stderr,
         "sudolab: corpora/reference.txt: line 4: gave up: node budget used up (nodes=100 placements=100 backtracks=63)\n"

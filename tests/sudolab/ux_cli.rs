@@ -117,3 +117,129 @@ fn solve_count_and_verify_take_puzzles_typed_as_arguments() {
         lines[1]
     );
 }
+
+#[test]
+fn a_strategy_listed_twice_is_refused_everywhere() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "compare",
+                "-s",
+                "fast,dlx-knuth,fast",
+                "corpora/reference.txt",
+            ],
+            "fast",
+        ),
+        (
+            &["verify", "-s", "fast,fast", "corpora/reference.txt"],
+            "fast",
+        ),
+        (&["trace", PUZZLE_4X4, "-s", "mrv,toggle,mrv"], "mrv"),
+        (&["generate", "--size", "4", "--verify", "sat, sat"], "sat"),
+        (
+            &[
+                "compare",
+                "--strategies",
+                "dlx-knuth",
+                "-s",
+                "dlx-knuth",
+                "-",
+            ],
+            "dlx-knuth",
+        ),
+    ];
+    for (args, twice) in cases {
+        let run = sudolab(args, &format!("{PUZZLE_4X4}\n"));
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("sudolab: strategy '{twice}' is listed twice; each strategy runs once\n"),
+            "{args:?}"
+        );
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+}
+
+#[test]
+fn verify_needs_two_different_strategies_before_it_reads() {
+    // Refused before the input is opened: the missing file is never mentioned.
+    for args in [
+        &["verify", "-s", "fast", "missing.txt"][..],
+        &["verify", "--strategies", "sat"][..],
+    ] {
+        let run = sudolab(args, &format!("{PUZZLE_4X4}\n"));
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+        let strategy = args[2];
+        assert_eq!(
+            run.stderr,
+            format!(
+                "sudolab: verify needs at least two different strategies, so that each answer \
+                 is re-proven by another method (given: {strategy}); the default is \
+                 fast,dlx-knuth,sat\n"
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn solve_writes_one_entry_per_input_puzzle() {
+    let input = format!("12....3...4.....\n{PUZZLE_4X4}\n4..x.....1....2.\n{PUZZLE_4X4}\n");
+    let run = sudolab(&["solve"], &input);
+    assert_eq!(run.code, 2, "an unreadable puzzle is an error");
+    assert_eq!(
+        run.stdout,
+        format!("none\n{SOLUTION_4X4}\nerror\n{SOLUTION_4X4}\n")
+    );
+    assert_eq!(
+        run.stderr,
+        "sudolab: <stdin>: line 1: no solution\n\
+         sudolab: <stdin>: line 3, column 4: expected a digit 1-4 or '.', found 'x'\n"
+    );
+    let input = format!("12....3...4.....\n{PUZZLE_4X4}\n");
+    let run = sudolab(&["solve"], &input);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, format!("none\n{SOLUTION_4X4}\n"));
+    let run = sudolab(&["solve", "--output", "grid"], &input);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "none\n\n4 2 1 3\n1 3 4 2\n2 1 3 4\n3 4 2 1\n");
+    let run = sudolab(&["solve", "--output", "json"], &input);
+    assert_eq!(run.code, 1);
+    let entries: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        entries[0],
+        serde_json::json!({"verdict": "none", "source": "<stdin>", "line": 1, "reason": "no solution"})
+    );
+    assert_eq!(entries[1]["line"], 2);
+    assert_eq!(entries[1]["cells"][0], serde_json::json!([4, 2, 1, 3]));
+    // A search that gives up, and a shape the strategy refuses.
+    let run = sudolab(
+        &[
+            "solve",
+            "-s",
+            "scan",
+            "--max-nodes",
+            "100",
+            "corpora/reference.txt",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.lines().nth(1), Some("unknown"));
+    let run = sudolab(
+        &[
+            "solve",
+            "-s",
+            "dlx",
+            PUZZLE_4X4,
+            "corpora/minimal-25x25.txt",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stdout,
+        format!("{SOLUTION_4X4}\nerror\nerror\nerror\nerror\n")
+    );
+}
