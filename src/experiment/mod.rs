@@ -493,8 +493,9 @@ fn finish(item: Item, runs: Vec<Run>) -> Checked {
 pub struct Ended {
     /// Puzzles run and handed on.
     pub puzzles: u64,
-    /// Whether the cancel flag stopped the run; puzzles whose searches were cancelled are not
-    /// handed on.
+    /// Whether the cancel flag stopped the run. The puzzles handed on are then the first
+    /// `puzzles` of the input (of the selection): the first puzzle with a cancelled search and
+    /// every later one are not handed on, even those that finished.
     pub interrupted: bool,
 }
 
@@ -511,7 +512,8 @@ pub struct PoolError {
 /// Puzzles are run in batches of 256 per job on a pool of `plan.jobs` threads, in `plan.order`;
 /// each search is timed on its own thread. The selection is applied to the items' ordinals
 /// (a sample keeps at most its size in memory). The cancel flag is looked at between items and
-/// batches; an error from `on_checked` ends the run and is returned.
+/// batches, and an interrupted run hands on a prefix of its puzzles ([`Ended::interrupted`]);
+/// an error from `on_checked` ends the run and is returned.
 pub fn run<E>(
     plan: &Plan,
     items: impl IntoIterator<Item = Item>,
@@ -548,8 +550,11 @@ pub fn run_with_progress<E>(
         let done = pool.install(|| run_batch(plan, std::mem::take(batch), progress));
         for checked in done {
             if checked.cancelled() {
+                // Later puzzles of the batch may have finished (another job ran them), but the
+                // puzzles handed on must be a prefix of the input, without holes: stop at the
+                // first cancelled one (NEWCOMER.md #11).
                 ended.interrupted = true;
-                continue;
+                break;
             }
             ended.puzzles += 1;
             on_checked(checked)?;
@@ -787,6 +792,82 @@ mod tests {
                 interrupted: true
             }
         );
+    }
+
+    /// `fast`, except on puzzles whose first cell is given: there it says its search was
+    /// cancelled, as a search under way at Ctrl-C does.
+    struct CancelledOnSome;
+
+    static CANCELLED_ON_SOME: CancelledOnSome = CancelledOnSome;
+
+    impl Strategy for CancelledOnSome {
+        fn name(&self) -> &'static str {
+            "cancelled-on-some"
+        }
+
+        fn summary(&self) -> &'static str {
+            "fast, cancelled on puzzles with r1c1 given"
+        }
+
+        fn counters(&self) -> &'static [strategy::Counter] {
+            strategy::find("fast").unwrap().counters()
+        }
+
+        fn search(
+            &self,
+            puzzle: &Grid,
+            limits: &Limits,
+            on_solution: &mut dyn FnMut(&Grid),
+        ) -> strategy::Outcome {
+            let mut outcome = strategy::find("fast")
+                .unwrap()
+                .search(puzzle, limits, on_solution);
+            if puzzle.cells()[0] != 0 {
+                outcome.stopped = Some(Stop::Cancelled);
+            }
+            outcome
+        }
+    }
+
+    #[test]
+    fn an_interrupted_run_hands_on_a_prefix_of_the_input() {
+        // Puzzle 5 is cancelled, the ones after it finished (another job ran them): the run
+        // hands on puzzles 0..5 and nothing after, in both orders and with any jobs.
+        let lines = (0..12).map(|i| {
+            if i == 5 {
+                "4..3.....1....2."
+            } else {
+                ".2..1...3..1...."
+            }
+        });
+        let items: Vec<Item> = lines
+            .enumerate()
+            .map(|(ordinal, line)| item(ordinal as u64, line))
+            .collect();
+        for (order, jobs) in [(Order::Engine, 1), (Order::Engine, 2), (Order::Puzzle, 2)] {
+            let strategies: [&'static dyn Strategy; 2] =
+                [strategy::find("mrv").unwrap(), &CANCELLED_ON_SOME];
+            let plan = Plan {
+                order,
+                jobs,
+                ..Plan::new(&strategies, &Limits::solutions(2))
+            };
+            let mut seen = Vec::new();
+            let ended = run(&plan, items.clone(), |checked| {
+                seen.push(checked.item.ordinal);
+                Ok::<(), ()>(())
+            })
+            .unwrap()
+            .unwrap();
+            assert_eq!(seen, [0, 1, 2, 3, 4], "{order} order, {jobs} jobs");
+            assert_eq!(
+                ended,
+                Ended {
+                    puzzles: 5,
+                    interrupted: true
+                }
+            );
+        }
     }
 
     #[test]

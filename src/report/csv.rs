@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::strategy::Counter;
 
-use super::Row;
+use super::{Report, Row};
 
 /// Writes a header, then one record per [`Row`], as they come.
 pub struct CsvWriter<W: Write> {
@@ -71,6 +71,16 @@ impl<W: Write> CsvWriter<W> {
             .into_inner()
             .map_err(|err| std::io::Error::other(err.to_string()))
     }
+}
+
+/// The last line of the CSV of an incomplete report (interrupted, or merged without some
+/// shards): a comment, `# INCOMPLETE: <reason>`, which `pandas.read_csv(comment="#")` skips;
+/// `None` for a complete report. The rows are written as they come, before anyone knows that
+/// the run will be interrupted, so the mark can only come last.
+pub fn incomplete_line(report: &Report) -> Option<String> {
+    report
+        .incomplete_reason()
+        .map(|reason| format!("# INCOMPLETE: {reason}\n"))
 }
 
 #[cfg(test)]

@@ -46,11 +46,13 @@ pub fn render(report: &Report) -> String {
          figure{margin:1em 0}figcaption{font-size:14px;color:#555}\n\
          code{font-size:12px}\n</style></head><body>\n<h1>sudolab comparison</h1>\n",
     );
-    if !report.complete {
-        w.push_str(
-            "<p class=\"bad\">Incomplete: the run was interrupted; this covers the puzzles \
-             done.</p>\n",
-        );
+    if let Some(reason) = report.incomplete_reason() {
+        writeln!(
+            w,
+            "<p class=\"bad\" id=\"incomplete\">Incomplete: {}.</p>",
+            escape(&reason)
+        )
+        .expect("String write");
     }
     w.push_str("<table id=\"context\">\n");
     for (key, value) in context_pairs(report) {

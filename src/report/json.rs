@@ -86,6 +86,19 @@ pub fn read(text: &str) -> Result<Report, ReadError> {
     Ok(report)
 }
 
+/// The last line of the JSON lines of an incomplete report: an object that is not a row,
+/// `{"complete":false,"puzzles":K,"reason":"..."}`; `None` for a complete report.
+pub fn incomplete_line(report: &Report) -> Option<String> {
+    report.incomplete_reason().map(|reason| {
+        let mark = serde_json::json!({
+            "complete": false,
+            "puzzles": report.puzzles,
+            "reason": reason,
+        });
+        format!("{mark}\n")
+    })
+}
+
 /// Writes one row as a line of JSON (JSON lines).
 pub fn write_line(out: &mut impl Write, row: &Row) -> io::Result<()> {
     serde_json::to_writer(&mut *out, row)?;

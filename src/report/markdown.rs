@@ -11,12 +11,8 @@ pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let w = &mut out;
     writeln!(w, "# sudolab comparison\n").expect("String write");
-    if !report.complete {
-        writeln!(
-            w,
-            "**Incomplete**: the run was interrupted; this covers the puzzles done.\n"
-        )
-        .expect("String write");
+    if let Some(reason) = report.incomplete_reason() {
+        writeln!(w, "**Incomplete**: {}.\n", escape(&reason)).expect("String write");
     }
     writeln!(w, "| | |\n|---|---|").expect("String write");
     for (key, value) in context_pairs(report) {

@@ -240,6 +240,30 @@ impl Report {
         total - self.listed_rows().len() as u64
     }
 
+    /// Why the report is incomplete, in words (`None` when it is complete): every form says
+    /// it, the streamed ones (CSV, JSON lines) in a last line of their own.
+    pub fn incomplete_reason(&self) -> Option<String> {
+        if self.complete {
+            return None;
+        }
+        let c = &self.context;
+        Some(if !c.missing_shards.is_empty() {
+            let missing: Vec<String> = c.missing_shards.iter().map(u64::to_string).collect();
+            format!(
+                "shards {} of {} are missing from this merge",
+                missing.join(", "),
+                c.merged_from.len() + c.missing_shards.len()
+            )
+        } else if !c.merged_from.is_empty() {
+            "a merged shard was interrupted; each shard covers a prefix of its puzzles".to_string()
+        } else {
+            format!(
+                "the run was interrupted; this covers the first {} puzzles of its input",
+                self.puzzles
+            )
+        })
+    }
+
     /// The sentence above a capped per-puzzle table, or `None` when it lists every row.
     pub fn rows_note(&self) -> Option<String> {
         let left_out = self.rows_left_out();

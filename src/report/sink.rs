@@ -187,9 +187,11 @@ impl Sink {
             Writer::Whole(form, mut out) => out
                 .write_all(render(form, report).as_bytes())
                 .and_then(|()| out.flush()),
-            Writer::Csv(writer) => writer.finish().and_then(|mut out| out.flush()),
+            Writer::Csv(writer) => writer
+                .finish()
+                .and_then(|out| end_streamed(out, super::csv::incomplete_line(report))),
             Writer::Json(writer) => writer.finish(report).map(drop),
-            Writer::JsonLines(mut out) => out.flush(),
+            Writer::JsonLines(out) => end_streamed(out, super::json::incomplete_line(report)),
         };
         result
             .and_then(|()| std::fs::rename(&self.partial, &self.path))
@@ -205,6 +207,14 @@ impl Sink {
             source,
         }
     }
+}
+
+/// Ends a streamed form: its incompleteness mark, if any, then a flush.
+fn end_streamed(mut out: BufWriter<File>, mark: Option<String>) -> io::Result<()> {
+    if let Some(mark) = mark {
+        out.write_all(mark.as_bytes())?;
+    }
+    out.flush()
 }
 
 /// Renders a whole report in one form.
@@ -228,10 +238,20 @@ pub fn render(form: Format, report: &Report) -> String {
                     writer.write(row).expect("writing to memory cannot fail");
                 }
                 writer.finish().expect("writing to memory cannot fail");
+                out.extend(
+                    super::csv::incomplete_line(report)
+                        .unwrap_or_default()
+                        .bytes(),
+                );
             } else {
                 for row in &report.rows {
                     write_line(&mut out, row).expect("writing to memory cannot fail");
                 }
+                out.extend(
+                    super::json::incomplete_line(report)
+                        .unwrap_or_default()
+                        .bytes(),
+                );
             }
             String::from_utf8(out).expect("rows are UTF-8")
         }

@@ -58,11 +58,9 @@ pub fn render(report: &Report, colour: bool) -> String {
         "{} puzzles, limit {}{}",
         report.puzzles,
         limit_text(report.context.limit),
-        if report.complete {
-            ""
-        } else {
-            " (INCOMPLETE: interrupted)"
-        }
+        report
+            .incomplete_reason()
+            .map_or_else(String::new, |reason| format!(" (INCOMPLETE: {reason})"))
     )
     .expect("String write");
     if report.problems.is_empty() {

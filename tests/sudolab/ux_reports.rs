@@ -3,6 +3,9 @@
 //! the `solved` verdict, empty comparisons, `unknown` split by reason, the progress bar and
 //! the charts.
 
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
 use sudolab::report::{Aggregator, Context, Format, KEPT_ROWS, Report, Row, render};
 use sudolab::strategy::{Counter, Stats, Verdict};
 
@@ -195,4 +198,114 @@ fn a_real_report_has_no_float_noise_in_its_times() {
     for number in json_numbers(&text, "time_ns") {
         assert!(number.parse::<u64>().is_ok(), "time_ns {number}");
     }
+}
+
+#[test]
+fn an_interrupted_run_reports_a_prefix_and_every_form_says_it_is_incomplete() {
+    let dir = scratch("ux-interrupt");
+    // Three quick 4x4 puzzles, then minimal 16x16 ones that scan works on until Ctrl-C.
+    let corpus = path(&dir, "mixed.txt");
+    let sixteen = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/minimal-16x16.txt"),
+    )
+    .unwrap();
+    std::fs::write(
+        &corpus,
+        format!("4..3.....1....2.\n.2..1...3..1....\n4..3.....1....2.\n{sixteen}"),
+    )
+    .unwrap();
+    let forms = ["r.json", "r.csv", "r.jsonl", "r.md", "r.html"];
+    let mut args = vec![
+        "compare".to_string(),
+        "-s".into(),
+        "scan".into(),
+        "--timeout".into(),
+        "20s".into(),
+        "-j".into(),
+        "1".into(),
+        corpus.clone(),
+    ];
+    for form in forms {
+        args.push("-r".into());
+        args.push(path(&dir, form));
+    }
+    let child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(Duration::from_secs(1));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let reason = "the run was interrupted; this covers the first 3 puzzles of its input";
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains(&format!("3 puzzles, limit 2 (INCOMPLETE: {reason})\n")),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "sudolab: interrupted; the report covers the 3 puzzles done (the first 3 of the \
+             input, in order) and every form of it is marked incomplete\n"
+        ),
+        "{stderr}"
+    );
+    let report = read_report(&path(&dir, "r.json"));
+    assert!(!report.complete);
+    assert_eq!(report.puzzles, 3);
+    let ordinals: Vec<u64> = report.rows.iter().map(|row| row.puzzle).collect();
+    assert_eq!(ordinals, [0, 1, 2]);
+    let csv = std::fs::read_to_string(path(&dir, "r.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 3 + 1, "{csv}");
+    assert_eq!(lines[4], format!("# INCOMPLETE: {reason}"));
+    let jsonl = std::fs::read_to_string(path(&dir, "r.jsonl")).unwrap();
+    let lines: Vec<&str> = jsonl.lines().collect();
+    assert_eq!(lines.len(), 3 + 1, "{jsonl}");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(lines[3]).unwrap(),
+        serde_json::json!({"complete": false, "puzzles": 3, "reason": reason})
+    );
+    let md = std::fs::read_to_string(path(&dir, "r.md")).unwrap();
+    assert!(md.contains(&format!("**Incomplete**: {reason}.\n")), "{md}");
+    let html = std::fs::read_to_string(path(&dir, "r.html")).unwrap();
+    assert!(html.contains(&format!(
+        "<p class=\"bad\" id=\"incomplete\">Incomplete: {reason}.</p>"
+    )));
+    // Re-rendered from the JSON report, the CSV keeps its mark.
+    let again = path(&dir, "again.csv");
+    let run = sudolab(&["report", &path(&dir, "r.json"), "-r", &again], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), csv);
+}
+
+#[test]
+fn a_merge_without_some_shards_names_them_in_every_form() {
+    let mut report = report_with_every_row(4);
+    report.complete = false;
+    report.context.merged_from = vec!["a.json".into(), "c.json".into()];
+    report.context.missing_shards = vec![2];
+    let reason = "shards 2 of 3 are missing from this merge";
+    assert_eq!(report.incomplete_reason().as_deref(), Some(reason));
+    let csv = render(Format::Csv, &report);
+    assert!(
+        csv.ends_with(&format!("\n# INCOMPLETE: {reason}\n")),
+        "{csv}"
+    );
+    let text = render(Format::Text, &report);
+    assert!(text.contains(&format!(
+        "4 puzzles, limit none (count all) (INCOMPLETE: {reason})"
+    )));
+    // A complete report has no mark.
+    let complete = report_with_every_row(4);
+    assert_eq!(complete.incomplete_reason(), None);
+    assert!(!render(Format::Csv, &complete).contains('#'));
+    assert_eq!(render(Format::JsonLines, &complete).lines().count(), 4);
 }
