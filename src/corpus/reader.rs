@@ -2,7 +2,10 @@
 
 use std::io::{self, BufRead};
 
-use crate::model::{Grid, ParseError, Shape, count_tokens, parse_grid_row, parse_line_record};
+use crate::model::{
+    Found, Grid, MAX_LINE_SIDE, ParseError, Shape, count_tokens, describe_alphabet,
+    is_grid_separator, is_rule_line, parse_grid_row, parse_line_record, symbol_value,
+};
 
 use super::json::JsonStream;
 use super::{CorpusError, Format, Record};
@@ -148,6 +151,28 @@ impl<R: BufRead> Reader<R> {
         self.line.iter().all(u8::is_ascii_whitespace)
     }
 
+    /// A printed grid's rule between bands or border (`------+------`, `+-----+-----+`). In the
+    /// line form a run of `-` is an empty puzzle, so there only a rule with `+` or `|` counts.
+    fn is_border(&self) -> bool {
+        match self.mode {
+            Mode::Grid => is_rule_line(&self.line),
+            Mode::Undecided => {
+                is_rule_line(&self.line) && self.line.iter().any(|byte| matches!(byte, b'+' | b'|'))
+            }
+            _ => false,
+        }
+    }
+
+    /// The header of a CSV file of puzzles (`quizzes,solutions`, as in the popular Kaggle set)
+    /// before the form is decided: column names of letters, no digit and no empty-cell symbol.
+    fn is_header(&self) -> bool {
+        matches!(self.mode, Mode::Undecided)
+            && self.line.contains(&b',')
+            && self.line.iter().all(|byte| {
+                byte.is_ascii_alphabetic() || matches!(byte, b',' | b';' | b' ' | b'\t')
+            })
+    }
+
     fn is_comment(&self) -> bool {
         self.line.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'#')
     }
@@ -157,14 +182,12 @@ impl<R: BufRead> Reader<R> {
         let trimmed = self.line.trim_ascii_start();
         // A grid row is at least three short numbers ("0 3 0 2"); a line-form puzzle with its
         // solution is two long fields, or two one-symbol fields for a 1x1 board.
-        let mut tokens = trimmed
-            .split(u8::is_ascii_whitespace)
-            .filter(|t| !t.is_empty());
+        let mut tokens = trimmed.split(is_grid_separator).filter(|t| !t.is_empty());
         let looks_like_row = count_tokens(trimmed) >= 3
             && tokens.all(|token| {
                 token.len() <= 2 && token.iter().all(|&b| b.is_ascii_digit() || b == b'.')
             });
-        self.mode = if looks_like_row {
+        self.mode = if looks_like_row || is_char_row(trimmed.trim_ascii_end()) {
             Mode::Grid
         } else {
             Mode::Line
@@ -175,17 +198,30 @@ impl<R: BufRead> Reader<R> {
     /// Reads one grid-form puzzle whose first row is the current line.
     fn read_grid_puzzle(&mut self) -> Result<Record, CorpusError> {
         let first_line = self.line_no;
+        // Rows of symbols with no separator (`53..7....`, the .sdk form), or of numbers.
+        let chars = count_tokens(&self.line) == 1 && self.line.trim_ascii().len() > 2;
+        let row_of = |text: &[u8], side: usize, line: usize| {
+            if chars {
+                parse_char_row(text, side, line)
+            } else {
+                parse_grid_row(text, side, line)
+            }
+        };
         let shape = if let Some(shape) = self.shape {
             shape
         } else {
-            let side = count_tokens(&self.line);
+            let (side, what) = if chars {
+                (self.line.trim_ascii().len(), "symbols")
+            } else {
+                (count_tokens(&self.line), "numbers")
+            };
             Shape::for_side(side).map_err(|err| {
-                ParseError::line(first_line, format!("a first row of {side} numbers: {err}"))
+                ParseError::line(first_line, format!("a first row of {side} {what}: {err}"))
             })?
         };
         let side = shape.side();
         let mut cells = Vec::with_capacity(shape.cell_count());
-        cells.extend(parse_grid_row(&self.line, side, self.line_no)?);
+        cells.extend(row_of(&self.line, side, self.line_no)?);
         while cells.len() < shape.cell_count() {
             let rows_read = cells.len() / side;
             if !self.next_line()? || self.is_blank() {
@@ -195,11 +231,11 @@ impl<R: BufRead> Reader<R> {
                 )
                 .into());
             }
-            if self.is_comment() {
+            if self.is_comment() || is_rule_line(&self.line) {
                 continue;
             }
             self.check_line_bytes()?;
-            cells.extend(parse_grid_row(&self.line, side, self.line_no)?);
+            cells.extend(row_of(&self.line, side, self.line_no)?);
         }
         Ok(Record {
             number: self.number,
@@ -228,6 +264,58 @@ impl<R: BufRead> Reader<R> {
         }
         Ok(())
     }
+}
+
+/// Whether a first line is a row of a grid written as symbols with no separator (`53..7....`,
+/// the .sdk form): one token whose length is a side with a default box shape but not the
+/// length of a line-form puzzle (9 symbols are a 9x9 row, 16 a 4x4 puzzle), at least 6.
+fn is_char_row(token: &[u8]) -> bool {
+    let len = token.len();
+    let line_form =
+        (1..=MAX_LINE_SIDE).any(|side| side * side == len && Shape::for_side(side).is_ok());
+    // From 6 up: a 4-symbol line is more likely a line-form puzzle missing its box shape.
+    (6..=MAX_LINE_SIDE).contains(&len)
+        && !line_form
+        && !token.iter().any(is_grid_separator)
+        && token.iter().all(|&byte| symbol_value(byte, len).is_some())
+        && Shape::for_side(len).is_ok()
+}
+
+/// Parses one row of symbols with no separator (`53..7....`): `side` line-form symbols.
+fn parse_char_row(text: &[u8], side: usize, line: usize) -> Result<Vec<u8>, ParseError> {
+    let start = text.len() - text.trim_ascii_start().len();
+    let row = text.trim_ascii();
+    let mut values = Vec::with_capacity(side);
+    for (offset, &symbol) in row.iter().enumerate() {
+        let column = start + offset + 1;
+        if offset >= side {
+            return Err(ParseError::at(
+                line,
+                column,
+                format!("expected {side} symbols in a row, found {}", row.len()),
+            ));
+        }
+        let value = symbol_value(symbol, side).ok_or_else(|| {
+            ParseError::at(
+                line,
+                column,
+                format!(
+                    "expected {}, found {}",
+                    describe_alphabet(side, true),
+                    Found(symbol)
+                ),
+            )
+        })?;
+        values.push(value);
+    }
+    if values.len() < side {
+        return Err(ParseError::at(
+            line,
+            start + row.len() + 1,
+            format!("expected {side} symbols in a row, found {}", row.len()),
+        ));
+    }
+    Ok(values)
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -280,7 +368,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                 self.skip_to_blank = false;
                 continue;
             }
-            if self.is_comment() || self.skip_to_blank {
+            if self.is_comment() || self.skip_to_blank || self.is_border() || self.is_header() {
                 continue;
             }
             if let Err(err) = self.check_line_bytes() {
@@ -384,6 +472,94 @@ mod tests {
         assert_eq!(
             records[0].as_ref().unwrap_err(),
             "line 3, column 3: puzzle 1: row 2, column 2: expected a number 0-2, found 3"
+        );
+    }
+
+    #[test]
+    fn printed_grids_are_read_with_their_separators() {
+        let board_a =
+            "030260701680070090190004500820100040004602900050003028009300074040050036703018000";
+        // Comma-separated rows (a spreadsheet's CSV).
+        let csv: String = board_a
+            .as_bytes()
+            .chunks(9)
+            .map(|row| {
+                let cells: Vec<String> = row.iter().map(|&b| (b as char).to_string()).collect();
+                cells.join(",") + "\n"
+            })
+            .collect();
+        // qqwing's boxed grid, with dots and band rules.
+        let mut boxed = String::new();
+        for (r, row) in board_a.as_bytes().chunks(9).enumerate() {
+            if r > 0 && r % 3 == 0 {
+                boxed.push_str("-------|-------|-------\n");
+            }
+            for (c, &b) in row.iter().enumerate() {
+                if c > 0 && c % 3 == 0 {
+                    boxed.push_str("| ");
+                }
+                boxed.push(if b == b'0' { '.' } else { b as char });
+                boxed.push(' ');
+            }
+            boxed.push('\n');
+        }
+        // A bordered grid.
+        let bordered = format!(
+            "+-------+-------+-------+\n{}+-------+-------+-------+\n",
+            boxed
+                .replace("-------|-------|-------", "+-------+-------+-------+")
+                .lines()
+                .map(|line| if line.starts_with('+') {
+                    format!("{line}\n")
+                } else {
+                    format!("| {line}|\n")
+                })
+                .collect::<String>()
+        );
+        // Nine rows of nine symbols (the .sdk form).
+        let rows: String = board_a
+            .as_bytes()
+            .chunks(9)
+            .map(|row| String::from_utf8(row.to_vec()).unwrap().replace('0', ".") + "\n")
+            .collect();
+        for text in [csv, boxed, bordered, rows] {
+            let records = read(text.as_bytes());
+            assert_eq!(records.len(), 1, "{text}");
+            let puzzle = &records[0]
+                .as_ref()
+                .unwrap_or_else(|err| panic!("{err}\n{text}"))
+                .puzzle;
+            assert_eq!(
+                crate::model::to_line(puzzle).unwrap().replace('.', "0"),
+                board_a,
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_csv_header_is_skipped() {
+        let records = read(b"quizzes,solutions\n4..3.....1....2.,4213134221343421\n");
+        assert_eq!(records.len(), 1);
+        let record = records[0].as_ref().unwrap();
+        assert_eq!(record.line, 2);
+        assert!(record.solution.is_some());
+    }
+
+    #[test]
+    fn a_hexadecimal_16x16_is_refused_with_the_conversion() {
+        let hex = format!("0123456789ABCDEF{}", ".".repeat(240));
+        let records = read(hex.as_bytes());
+        assert_eq!(
+            records[0].as_ref().unwrap_err(),
+            "line 1, column 17: this puzzle uses both '0' and '.' for an empty cell: in sudolab's \
+             line form 1-9 then A-G are the digits and '.' or '0' an empty cell; a 16x16 grid \
+             written with 0-F (hexadecimal) converts with tr 0-9A-F 1-9A-G"
+        );
+        // A single symbol is named as such, not as "a digit 1-1".
+        assert_eq!(
+            read(b"7\n")[0].as_ref().unwrap_err(),
+            "line 1, column 1: expected the digit 1 or '.', found '7'"
         );
     }
 

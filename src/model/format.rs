@@ -94,7 +94,8 @@ pub fn symbol_for(value: u8) -> char {
 pub fn describe_alphabet(side: usize, empty_allowed: bool) -> String {
     let empty = if empty_allowed { " or '.'" } else { "" };
     match side {
-        1..=9 => format!("a digit 1-{side}{empty}"),
+        1 => format!("the digit 1{empty}"),
+        2..=9 => format!("a digit 1-{side}{empty}"),
         10 => format!("a symbol 1-9, A{empty}"),
         _ => format!(
             "a symbol 1-9, A-{}{empty}",
@@ -134,7 +135,7 @@ pub fn parse_line_record(
                     line,
                     start + 1,
                     format!(
-                        "expected n*n symbols for a side n of 4 to {MAX_LINE_SIDE} (16, 36, 64, 81, 144, 256, 625, ...), found {}",
+                        "expected n*n symbols for a side n of 1 to {MAX_LINE_SIDE} (16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for 16x16, 625 for 25x25), found {}",
                         field.len()
                     ),
                 )
@@ -202,6 +203,29 @@ fn parse_symbols(
             ),
         ));
     }
+    // '0' is an empty cell here; beside another empty symbol it can only be a digit, as in a
+    // 16x16 written 0-F: refused with the conversion rather than read as another puzzle.
+    if side >= 10 && field.contains(&b'0') {
+        if let Some(offset) = field
+            .iter()
+            .position(|symbol| *symbol != b'0' && EMPTY_SYMBOLS.contains(symbol))
+        {
+            return Err(ParseError::at(
+                line,
+                start + offset + 1,
+                format!(
+                    "this {what} uses both '0' and '{}' for an empty cell: in sudolab's line \
+                     form 1-9 then A-{} are the digits and '.' or '0' an empty cell; a {side}x{side} \
+                     grid written with 0-{} (hexadecimal) converts with tr 0-9A-{} 1-9A-{}",
+                    field[offset] as char,
+                    symbol_for(side as u8),
+                    symbol_for(side as u8 - 1),
+                    symbol_for(side as u8 - 1),
+                    symbol_for(side as u8),
+                ),
+            ));
+        }
+    }
     let mut cells = Vec::with_capacity(shape.cell_count());
     for (offset, &symbol) in field.iter().enumerate() {
         let column = start + offset + 1;
@@ -245,12 +269,27 @@ fn parse_symbols(
     Ok(Grid::from_cells(shape, cells).expect("every symbol was checked against the side"))
 }
 
-/// Parses one row of the grid form: `side` whitespace-separated numbers `0..=side` (`.` also
-/// means empty).
+/// Whether a byte separates the numbers of a grid-form row: whitespace, a comma (CSV rows) or
+/// `|` (the box borders of qqwing's and other printed grids).
+pub fn is_grid_separator(byte: &u8) -> bool {
+    byte.is_ascii_whitespace() || matches!(byte, b',' | b'|')
+}
+
+/// Whether a line is a printed grid's rule between bands (`------+-------+------`,
+/// `-------|-------|-------`): only `-`, `=`, `+` and `|`, with at least one `-` or `=`.
+pub fn is_rule_line(text: &[u8]) -> bool {
+    text.iter().any(|byte| matches!(byte, b'-' | b'='))
+        && text
+            .iter()
+            .all(|byte| byte.is_ascii_whitespace() || matches!(byte, b'-' | b'=' | b'+' | b'|'))
+}
+
+/// Parses one row of the grid form: `side` numbers `0..=side` (`.` also means empty), separated
+/// by whitespace, commas or `|`.
 pub fn parse_grid_row(text: &[u8], side: usize, line: usize) -> Result<Vec<u8>, ParseError> {
     let mut values = Vec::with_capacity(side);
     let mut offset = 0;
-    for token in text.split(u8::is_ascii_whitespace) {
+    for token in text.split(is_grid_separator) {
         let column = offset + 1;
         offset += token.len() + 1;
         if token.is_empty() {
@@ -297,9 +336,9 @@ pub fn parse_grid_row(text: &[u8], side: usize, line: usize) -> Result<Vec<u8>, 
     Ok(values)
 }
 
-/// Counts the whitespace-separated tokens of a line, for sizing the grid form.
+/// Counts the numbers of a grid-form row (see [`is_grid_separator`]), for sizing the grid form.
 pub fn count_tokens(text: &[u8]) -> usize {
-    text.split(u8::is_ascii_whitespace)
+    text.split(is_grid_separator)
         .filter(|token| !token.is_empty())
         .count()
 }
@@ -376,7 +415,7 @@ mod tests {
         let err = parse_line_record(&[b'.'; 80], None, 7).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "line 7, column 1: expected n*n symbols for a side n of 4 to 35 (16, 36, 64, 81, 144, 256, 625, ...), found 80"
+            "line 7, column 1: expected n*n symbols for a side n of 1 to 35 (16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for 16x16, 625 for 25x25), found 80"
         );
         let mut text = vec![b'.'; 81];
         text[40] = b'x';

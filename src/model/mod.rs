@@ -11,8 +11,8 @@ mod validate;
 pub use digits::DigitSet;
 pub use format::{
     EMPTY_SYMBOLS, Found, LineRecord, MAX_LINE_SIDE, ParseError, count_tokens, describe_alphabet,
-    grid_form_side_ok, parse_grid_row, parse_line_record, symbol_for, symbol_value, to_grid_text,
-    to_line, to_one_line,
+    grid_form_side_ok, is_grid_separator, is_rule_line, parse_grid_row, parse_line_record,
+    symbol_for, symbol_value, to_grid_text, to_line, to_one_line,
 };
 pub use grid::{Grid, GridError};
 pub use shape::{House, MAX_BOX_DIM, MAX_SIDE, Shape, ShapeError, cell_name};
