@@ -87,8 +87,7 @@ fn compare_certifies_every_strategy_and_writes_every_report_form() {
     assert!(
         run.stderr.contains(&format!(
             "sudolab: {corpus}: line 6, column 1: expected n*n symbols for a side n of 1 to 35 \
-             (16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for 16x16, 625 for \
-             25x25), found 5\n"
+             (16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for 16x16, 625 for 25x25), found 5\n"
         )),
         "{}",
         run.stderr
