@@ -53,7 +53,7 @@ pub(crate) struct ExportTarget {
 
     /// Export the N-th puzzle of the input (counting from 1); by default the input must hold
     /// exactly one puzzle, unless --out-dir is given.
-    #[arg(long, short = 'n', value_name = "N")]
+    #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_position)]
     puzzle: Option<usize>,
 
     /// Write every puzzle to its own file in DIR (FILE-00001.cnf or .dlx, ...) instead of
@@ -79,20 +79,26 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
         ExportCommand::Cnf { target, .. } => (target, "cnf"),
         ExportCommand::Cover { target } => (target, "dlx"),
     };
-    let render = |record: &Record| -> Result<String, String> {
+    let render = |record: &Record| -> Result<String, (Status, String)> {
         match command {
             ExportCommand::Cnf { encoding, .. } => {
                 let side = record.puzzle.side();
                 if side > MAX_SAT_SIDE {
-                    return Err(format!(
-                        "the CNF of a {side}x{side} board is too large to export (sides up to {MAX_SAT_SIDE})"
+                    // A refusal, not an answer about the puzzle: an error (exit status 2).
+                    return Err((
+                        Status::Error,
+                        format!(
+                            "the CNF of a {side}x{side} board is too large to export (sides up to {MAX_SAT_SIDE})"
+                        ),
                     ));
                 }
                 Ok(Cnf::build(&record.puzzle, *encoding).to_dimacs())
             }
             ExportCommand::Cover { .. } => match find_conflict(&record.puzzle) {
-                Some(conflict) => Err(format!(
-                    "the givens conflict, so no exact cover exists: {conflict}"
+                // A negative answer about the puzzle (exit status 1).
+                Some(conflict) => Err((
+                    Status::Negative,
+                    format!("the givens conflict, so no exact cover exists: {conflict}"),
                 )),
                 None => Ok(CoverMatrix::build(&record.puzzle).to_dlx_text(&record.puzzle)),
             },
@@ -128,9 +134,9 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     Ok(Status::Success)
                 }
-                Err(message) => {
+                Err((status, message)) => {
                     note!("sudolab: {}: {message}", place(source, record));
-                    Ok(Status::Negative)
+                    Ok(status)
                 }
             }
         });
@@ -163,9 +169,9 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
             out.finish()?;
             Ok(status)
         }
-        Err(message) => {
+        Err((refused, message)) => {
             note!("sudolab: {}: {message}", place(&source, &record));
-            Ok(status.max(Status::Negative))
+            Ok(status.max(refused))
         }
     }
 }

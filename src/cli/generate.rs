@@ -78,7 +78,8 @@ pub(crate) struct GenerateArgs {
 
     /// The strategy that proves uniqueness after each removal (see 'sudolab strategies').
     /// 'auto' takes the fastest measured for the size: fast up to 12x12, sat from 16x16 on
-    /// (minimal 16x16: 3.2 puzzles/s with sat, 2.0 with fast, 1.4 with dlx-knuth).
+    /// (minimal 16x16: 3.2 puzzles/s with sat, 2.0 with fast, 1.4 with dlx-knuth), and fast
+    /// above 36x36, where sat refuses the board.
     #[arg(long, default_value = "auto")]
     checker: String,
 
@@ -144,17 +145,7 @@ fn setup(
         check_timeout: (!args.check_timeout.is_zero()).then_some(args.check_timeout),
     };
     options.check()?;
-    let checker = if args.checker == "auto" {
-        auto_checker(shape)
-    } else {
-        strategy_named(&args.checker)?
-    };
-    if let Err(reason) = checker.supports(shape) {
-        bail!(
-            "the checker {} cannot check {shape} boxes: {reason}",
-            checker.name()
-        );
-    }
+    let checker = choose_checker(&args.checker, shape)?;
     let verifiers = strategies_named(&args.verify)?;
     for verifier in &verifiers {
         if let Err(reason) = verifier.supports(shape) {
@@ -208,7 +199,8 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     let (options, checker, verifiers) = setup(args)?;
     if args.shard.is_some() && args.rating != RatingFilter::Any {
         bail!(
-            "--shard splits the puzzles by index, but --rating skips candidates, so a shard              cannot know where its part starts; generate without --shard, or without --rating"
+            "--shard splits the puzzles by index, but --rating skips candidates, so a shard \
+             cannot know where its part starts; generate without --shard, or without --rating"
         );
     }
     let (first_index, count) = match args.shard {
@@ -334,11 +326,35 @@ fn passes_rating(
     Ok(false)
 }
 
-/// The fastest checker for a shape, as measured (docs/benchmarks.md): `fast` up to 12x12,
-/// `sat` from 16x16 on, where clause learning beats propagation and guessing.
-fn auto_checker(shape: Shape) -> &'static dyn Strategy {
-    let name = if shape.side() >= 16 { "sat" } else { "fast" };
-    strategy::find(name).expect("fast and sat are registered")
+/// The checker `--checker NAME` names for `shape`, refused with the reason when it cannot
+/// check that shape. `auto` takes the fastest measured for the size (docs/benchmarks.md): `fast`
+/// up to 12x12, `sat` from 16x16 on, where clause learning beats propagation and guessing; when
+/// that one refuses the shape (`sat` above 36x36), the other.
+fn choose_checker(name: &str, shape: Shape) -> anyhow::Result<&'static dyn Strategy> {
+    let (candidates, chosen_by) = if name.trim() == "auto" {
+        let order = if shape.side() >= 16 {
+            ["sat", "fast"]
+        } else {
+            ["fast", "sat"]
+        };
+        let order = order.map(|name| strategy::find(name).expect("fast and sat are registered"));
+        (order.to_vec(), " (chosen by --checker auto)")
+    } else {
+        (vec![strategy_named(name)?], "")
+    };
+    if let Some(checker) = candidates.iter().find(|c| c.supports(shape).is_ok()) {
+        return Ok(*checker);
+    }
+    let first = candidates[0];
+    let reason = first
+        .supports(shape)
+        .err()
+        .map(|r| r.to_string())
+        .unwrap_or_default();
+    bail!(
+        "the checker {}{chosen_by} cannot check {shape} boxes: {reason}",
+        first.name()
+    );
 }
 
 fn make_candidate(
@@ -550,6 +566,22 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn auto_picks_a_checker_that_supports_the_shape() {
+        let side = |n: usize| Shape::for_side(n).unwrap();
+        let auto = |n: usize| choose_checker("auto", side(n)).unwrap().name();
+        assert_eq!(
+            [auto(9), auto(12), auto(16), auto(25), auto(36)],
+            ["fast", "fast", "sat", "sat", "sat"]
+        );
+        assert_eq!(auto(64), "fast");
+        let err = choose_checker("sat", side(64)).unwrap_err().to_string();
+        assert!(
+            err.starts_with("the checker sat cannot check 8x8 boxes: "),
+            "{err}"
+        );
+    }
 
     #[test]
     fn a_generated_puzzle_verifies_and_a_wrong_solution_does_not() {

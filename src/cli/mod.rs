@@ -274,6 +274,17 @@ fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strateg
     Ok(strategies)
 }
 
+/// Parses a puzzle's position in the input (`trace -p`, `export -n`): 1 is the first.
+fn parse_position(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("puzzle numbers count from 1 (1 is the first puzzle)".to_string()),
+        Ok(position) => Ok(position),
+        Err(_) => Err(format!(
+            "expected a puzzle number (1 is the first), found '{text}'"
+        )),
+    }
+}
+
 /// Parses `--jobs`: 1 to `sudolab::experiment::MAX_JOBS` threads (a thread per job; thousands of
 /// them only exhaust the machine).
 fn parse_jobs(text: &str) -> Result<usize, String> {

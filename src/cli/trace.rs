@@ -35,9 +35,16 @@ pub(crate) struct TraceArgs {
     #[arg(value_name = "PUZZLE|FILE")]
     puzzle: Option<PathBuf>,
 
-    /// Which puzzle of the file (1 = the first).
-    #[arg(long, short = 'p', default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
-    puzzle_number: u64,
+    /// Which puzzle of the file or standard input (1 = the first).
+    #[arg(
+        long = "puzzle",
+        short = 'p',
+        visible_alias = "puzzle-number",
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = super::parse_position
+    )]
+    puzzle_number: usize,
 
     /// Strategies to trace, comma-separated; two or more go side by side on the page. Only
     /// engines that report events can be traced: scan, toggle, mrv, dlx-knuth.
@@ -71,7 +78,7 @@ pub(crate) struct TraceArgs {
 /// standard input, or a puzzle typed as the argument) and returns its puzzle `number`.
 fn load_puzzle(
     argument: Option<&Path>,
-    number: u64,
+    number: usize,
     box_shape: Option<Shape>,
 ) -> anyhow::Result<Grid> {
     if let Some(path) = argument.filter(|p| p.as_os_str() != "-" && p.symlink_metadata().is_err())

@@ -243,3 +243,80 @@ fn solve_writes_one_entry_per_input_puzzle() {
         format!("{SOLUTION_4X4}\nerror\nerror\nerror\nerror\n")
     );
 }
+
+#[test]
+fn puzzle_positions_count_from_one_and_refusals_are_errors() {
+    for args in [
+        &["trace", "corpora/reference.txt", "-p", "0"][..],
+        &["trace", "corpora/reference.txt", "--puzzle-number", "0"][..],
+        &["export", "cnf", "-n", "0", "corpora/reference.txt"][..],
+        &["export", "cover", "--puzzle", "0", "corpora/reference.txt"][..],
+    ] {
+        let run = sudolab(args, "");
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(
+            run.stderr
+                .contains(": puzzle numbers count from 1 (1 is the first puzzle)"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    // A 64x64 board is refused by `export cnf`: an error (2), not a negative answer (1).
+    let side = 64;
+    let mut grid_text = String::new();
+    for row in 0..side {
+        let values: Vec<String> = (0..side)
+            .map(|col| ((8 * (row % 8) + row / 8 + col) % side + 1).to_string())
+            .collect();
+        grid_text.push_str(&values.join(" "));
+        grid_text.push('\n');
+    }
+    let run = sudolab(&["export", "cnf"], &grid_text);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "sudolab: <stdin>: line 1: the CNF of a 64x64 board is too large to export (sides up to \
+         36)\n"
+    );
+    // Conflicting givens are an answer: no exact cover exists (1).
+    let run = sudolab(&["export", "cover", "11.............."], "");
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "sudolab: <arg 1>: line 1: the givens conflict, so no exact cover exists: digit 1 \
+         appears twice in row 1 (r1c1 and r1c2)\n"
+    );
+}
+
+#[test]
+fn generate_auto_checker_fits_the_shape_and_messages_read_cleanly() {
+    // `auto` takes sat from 16x16 on, but sat refuses 64x64 boards: fast checks them.
+    let run = sudolab(&["generate", "--size", "64", "--count", "0", "--json"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let header: serde_json::Value =
+        serde_json::from_str(&run.stdout).expect("an empty document is still JSON");
+    assert_eq!(header["checker"], "fast");
+    let run = sudolab(&["generate", "--size", "16", "--count", "0", "--json"], "");
+    let header: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(header["checker"], "sat");
+    // Asked for by name, sat is refused for 64x64 with its reason.
+    let run = sudolab(
+        &["generate", "--size", "64", "--checker", "sat", "--json"],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("sudolab: the checker sat cannot check 8x8 boxes: "),
+        "{}",
+        run.stderr
+    );
+    let run = sudolab(&["generate", "--shard", "1/2", "--rating", "guess"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --shard splits the puzzles by index, but --rating skips candidates, so a shard \
+         cannot know where its part starts; generate without --shard, or without --rating\n"
+    );
+}
