@@ -36,9 +36,10 @@ pub struct Run {
 }
 
 impl Run {
-    /// The uniqueness verdict this run supports.
+    /// The verdict this run supports ([`Verdict::of`]: `solved` when it stopped at a solution
+    /// limit of one).
     pub fn verdict(&self) -> Verdict {
-        self.count.verdict()
+        Verdict::of(self.count, self.stopped)
     }
 }
 
@@ -103,10 +104,11 @@ pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
             .join("; ")
     };
 
-    // Definite verdicts, and exact counts, must agree.
+    // Definite verdicts, and exact counts, must agree. `solved` says nothing of uniqueness;
+    // its one solution still contradicts a `none` (the count overshoots the exact 0).
     let definite: Vec<&Run> = runs
         .iter()
-        .filter(|run| run.verdict() != Verdict::Unknown)
+        .filter(|run| !matches!(run.verdict(), Verdict::Unknown | Verdict::Solved))
         .collect();
     let exact: Vec<&Run> = runs.iter().filter(|run| run.count.exhausted).collect();
     let verdicts_split = definite
@@ -119,27 +121,59 @@ pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
     let overshoot =
         exact_count.is_some_and(|exact_count| runs.iter().any(|run| run.count.found > exact_count));
     if verdicts_split || counts_split || overshoot {
+        // The definite verdicts, and the runs that found more than an exact count allows.
+        let involved: Vec<&Run> = runs
+            .iter()
+            .filter(|run| {
+                !matches!(run.verdict(), Verdict::Unknown | Verdict::Solved)
+                    || exact_count.is_some_and(|exact_count| run.count.found > exact_count)
+            })
+            .collect();
         problems.push(Problem {
             kind: ProblemKind::VerdictsDisagree,
-            strategies: definite
+            strategies: involved
                 .iter()
                 .map(|run| run.strategy.to_string())
                 .collect(),
-            detail: said(&mut definite.iter().copied()),
+            detail: said(&mut involved.iter().copied()),
         });
     }
 
-    // A unique solution must be the same grid everywhere.
-    let unique: Vec<&Run> = runs
-        .iter()
-        .filter(|run| run.verdict() == Verdict::Unique && run.solution.is_some())
-        .collect();
+    // A unique solution must be the same grid everywhere, and a `solved` grid must be it too.
+    let with_grid = |verdict: Verdict| -> Vec<&Run> {
+        runs.iter()
+            .filter(|run| run.verdict() == verdict && run.solution.is_some())
+            .collect()
+    };
+    let (unique, solved) = (with_grid(Verdict::Unique), with_grid(Verdict::Solved));
     if unique.windows(2).any(|w| w[0].solution != w[1].solution) {
         problems.push(Problem {
             kind: ProblemKind::SolutionsDisagree,
             strategies: unique.iter().map(|run| run.strategy.to_string()).collect(),
             detail: "strategies that prove uniqueness returned different grids".to_string(),
         });
+    } else if let Some(proof) = unique.first() {
+        let differ: Vec<&Run> = solved
+            .iter()
+            .copied()
+            .filter(|run| run.solution != proof.solution)
+            .collect();
+        if !differ.is_empty() {
+            let names: Vec<String> = differ.iter().map(|run| run.strategy.to_string()).collect();
+            problems.push(Problem {
+                kind: ProblemKind::SolutionsDisagree,
+                strategies: [proof.strategy.to_string()]
+                    .into_iter()
+                    .chain(names.iter().cloned())
+                    .collect(),
+                detail: format!(
+                    "{} solved the puzzle with a grid that differs from the unique solution {} \
+                     proves",
+                    names.join(", "),
+                    proof.strategy
+                ),
+            });
+        }
     }
 
     known_claims(runs, claims, &mut problems);
@@ -160,15 +194,28 @@ fn known_claims(runs: &[Run], claims: Claims<'_>, problems: &mut Vec<Problem>) {
             detail: format!("the known solution is wrong: {reason}"),
         });
     }
+    // A `solved` grid is held to the known solution like a unique one, unless the puzzle may
+    // have other solutions (a run found two, or the corpus says so).
+    let several =
+        runs.iter().any(|run| run.verdict() == Verdict::Multiple) || claims.count.unwrap_or(1) > 1;
     if let Some(known) = claims.solution.filter(|_| known_invalid.is_none()) {
         for run in runs {
-            let wrong_grid = run.verdict() == Verdict::Unique
-                && run.solution.as_ref().is_some_and(|grid| grid != known);
+            let held = match run.verdict() {
+                Verdict::Unique => true,
+                Verdict::Solved => !several,
+                _ => false,
+            };
+            let wrong_grid = held && run.solution.as_ref().is_some_and(|grid| grid != known);
             if wrong_grid || run.verdict() == Verdict::None {
                 problems.push(Problem {
                     kind: ProblemKind::ContradictsKnownSolution,
                     strategies: vec![run.strategy.to_string()],
-                    detail: if wrong_grid {
+                    detail: if wrong_grid && run.verdict() == Verdict::Solved {
+                        format!(
+                            "{} found a solution that differs from the known one",
+                            run.strategy
+                        )
+                    } else if wrong_grid {
                         format!(
                             "{} proves a unique solution that differs from the known one",
                             run.strategy
@@ -208,7 +255,12 @@ fn known_claims(runs: &[Run], claims: Claims<'_>, problems: &mut Vec<Problem>) {
 
 /// A run's verdict and count in words: `unique (1)`, `multiple (2+)`, `unknown (0+, timed out)`.
 pub fn describe(run: &Run) -> String {
-    let plus = if run.count.exhausted { "" } else { "+" };
+    // `solved (1)`: the one solution asked for, not a lower bound.
+    let plus = if run.count.exhausted || run.verdict() == Verdict::Solved {
+        ""
+    } else {
+        "+"
+    };
     match run.stopped.filter(|stop| *stop != Stop::SolutionLimit) {
         Some(stop) => format!("{} ({}{plus}, {stop})", run.verdict(), run.count.found),
         None => format!("{} ({}{plus})", run.verdict(), run.count.found),
@@ -259,6 +311,70 @@ mod tests {
             problems[0].detail,
             "a says unique (1); b says multiple (2+, timed out)"
         );
+    }
+
+    fn solved(strategy: &'static str, solution: Grid) -> Run {
+        Run {
+            stopped: Some(Stop::SolutionLimit),
+            ..fake(strategy, 1, false, Some(solution))
+        }
+    }
+
+    #[test]
+    fn a_solved_grid_is_held_to_the_unique_and_the_known_solution() {
+        let one = grid("4213134221343421");
+        let other = grid("4231132424133142");
+        assert_eq!(solved("s", one.clone()).verdict(), Verdict::Solved);
+        assert_eq!(describe(&solved("s", one.clone())), "solved (1)");
+        // Agreeing with a unique answer and the known solution: no problem.
+        let runs = [
+            fake("u", 1, true, Some(one.clone())),
+            solved("s", one.clone()),
+        ];
+        let claims = Claims {
+            solution: Some(&one),
+            ..Claims::default()
+        };
+        assert_eq!(cross_check(&runs, claims), Vec::new());
+        // A different grid: against the unique answer, and against the known solution.
+        let runs = [
+            fake("u", 1, true, Some(one.clone())),
+            solved("s", other.clone()),
+        ];
+        let problems = cross_check(&runs, claims);
+        let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                ProblemKind::SolutionsDisagree,
+                ProblemKind::ContradictsKnownSolution
+            ]
+        );
+        assert_eq!(
+            problems[0].detail,
+            "s solved the puzzle with a grid that differs from the unique solution u proves"
+        );
+        assert_eq!(problems[0].strategies, ["u", "s"]);
+        assert_eq!(
+            problems[1].detail,
+            "s found a solution that differs from the known one"
+        );
+        // Two solved grids may differ, and so may one from the known solution of a puzzle
+        // with several solutions; a solved grid against a `none` is a disagreement.
+        let runs = [solved("a", one.clone()), solved("b", other.clone())];
+        assert_eq!(cross_check(&runs, Claims::default()), Vec::new());
+        let several = Claims {
+            solution: Some(&one),
+            count: Some(2),
+            ..Claims::default()
+        };
+        assert_eq!(cross_check(&[solved("b", other)], several), Vec::new());
+        let runs = [solved("s", one), fake("n", 0, true, None)];
+        let problems = cross_check(&runs, Claims::default());
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].kind, ProblemKind::VerdictsDisagree);
+        assert_eq!(problems[0].detail, "s says solved (1); n says none (0)");
+        assert_eq!(problems[0].strategies, ["s", "n"]);
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
         let verdict = run.verdict();
         let mut status = match verdict {
             Verdict::None | Verdict::Unknown => Status::Negative,
-            Verdict::Unique | Verdict::Multiple => Status::Success,
+            Verdict::Unique | Verdict::Multiple | Verdict::Solved => Status::Success,
         };
         // The cross-check's findings against the source's claims, in count's own words.
         for problem in &checked.problems {
@@ -106,8 +106,10 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
             };
             status = status.max(said);
         }
+        // `solved 1`: the one solution asked for (`1+` would read as "maybe more").
         let count_text = match run.stopped {
             None => run.count.found.to_string(),
+            Some(_) if verdict == Verdict::Solved => run.count.found.to_string(),
             Some(_) => format!("{}+", run.count.found),
         };
         let time_us = run.best.as_secs_f64() * 1e6;

@@ -413,7 +413,8 @@ fn verify_unique(
                 check::describe(run)
             )),
             Verdict::None => problems.push(format!("no solution: {} says none", run.strategy)),
-            Verdict::Unknown => problems.push(format!(
+            // `solved` only comes from a solution limit of one, which verifiers never have.
+            Verdict::Unknown | Verdict::Solved => problems.push(format!(
                 "{} could not decide: {}",
                 run.strategy,
                 check::describe(run)

@@ -83,6 +83,15 @@ pub fn read(text: &str) -> Result<Report, ReadError> {
             found: report.format,
         });
     }
+    let mut report = report;
+    for summary in &mut report.summary {
+        // Before the `solved` verdict, `solved` counted the puzzles with a solution found
+        // (now `found_any`), and no search was ever `solved`.
+        if summary.found_any.is_none() {
+            summary.found_any = Some(summary.solved);
+            summary.solved = 0;
+        }
+    }
     Ok(report)
 }
 

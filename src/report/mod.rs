@@ -156,14 +156,19 @@ pub struct Summary {
     pub strategy: String,
     /// Puzzles run.
     pub runs: u64,
-    /// Puzzles with at least one solution found.
-    pub solved: u64,
+    /// Puzzles with at least one solution found, whatever the verdict. Reports older than this
+    /// field wrote this number as `solved`; [`json::read`] moves it here (`None` only before).
+    #[serde(default)]
+    pub found_any: Option<u64>,
     /// Verdict tallies.
     pub unique: u64,
     /// See `unique`.
     pub multiple: u64,
     /// See `unique`.
     pub none: u64,
+    /// Searches that found a solution and stopped there, at a solution limit of one (the
+    /// verdict `solved`: uniqueness not asked).
+    pub solved: u64,
     /// Searches that stopped before a verdict (budget, timeout, unsupported shape).
     pub unknown: u64,
     /// Total time, nanoseconds.
@@ -301,10 +306,11 @@ pub struct Aggregator {
 #[derive(Clone, Debug, Default)]
 struct Tally {
     runs: u64,
-    solved: u64,
+    found_any: u64,
     unique: u64,
     multiple: u64,
     none: u64,
+    solved: u64,
     unknown: u64,
     total_ns: u64,
     times: Histogram,
@@ -333,12 +339,13 @@ impl Aggregator {
         let tally = &mut self.per_strategy[index];
         tally.runs += 1;
         if row.solutions > 0 {
-            tally.solved += 1;
+            tally.found_any += 1;
         }
         match row.verdict {
             Verdict::Unique => tally.unique += 1,
             Verdict::Multiple => tally.multiple += 1,
             Verdict::None => tally.none += 1,
+            Verdict::Solved => tally.solved += 1,
             Verdict::Unknown => tally.unknown += 1,
         }
         // Sums saturate: a report's times and counters are input, and may be absurd (D23).
@@ -371,10 +378,11 @@ impl Aggregator {
                 Summary {
                     strategy: strategy.clone(),
                     runs: tally.runs,
-                    solved: tally.solved,
+                    found_any: Some(tally.found_any),
                     unique: tally.unique,
                     multiple: tally.multiple,
                     none: tally.none,
+                    solved: tally.solved,
                     unknown: tally.unknown,
                     total_ns: tally.total_ns,
                     mean_us: micros(rounded_mean(tally.total_ns, tally.runs)),

@@ -76,23 +76,39 @@ pub struct Table {
 }
 
 /// The per-strategy table: verdict tallies (unknown emphasised when not zero), times, nodes
-/// and the baseline ratio.
+/// and the baseline ratio. The `solved` column (searches stopped at a solution limit of one)
+/// is there when a strategy has any.
 pub fn summary_table(summaries: &[Summary]) -> Table {
     type Draw = fn(&Summary) -> Cell;
-    let columns: [(&str, Align, Draw); 12] = [
-        ("strategy", Align::Left, |s| s.strategy.clone().into()),
+    let any = |count: fn(&Summary) -> u64| summaries.iter().any(|s| count(s) > 0);
+    let solved: Option<(&str, Align, Draw)> =
+        any(|s| s.solved).then_some(("solved", Align::Right, |s| s.solved.to_string().into()));
+    let columns: Vec<(&str, Align, Draw)> = [
+        (
+            "strategy",
+            Align::Left,
+            (|s| s.strategy.clone().into()) as Draw,
+        ),
         ("puzzles", Align::Right, |s| s.runs.to_string().into()),
         ("unique", Align::Right, |s| s.unique.to_string().into()),
         ("multiple", Align::Right, |s| s.multiple.to_string().into()),
         ("none", Align::Right, |s| s.none.to_string().into()),
-        ("unknown", Align::Right, |s| Cell {
-            text: s.unknown.to_string(),
-            emphasis: if s.unknown > 0 {
-                Emphasis::Warning
-            } else {
-                Emphasis::Plain
-            },
-        }),
+    ]
+    .into_iter()
+    .chain(solved)
+    .chain([
+        (
+            "unknown",
+            Align::Right,
+            (|s| Cell {
+                text: s.unknown.to_string(),
+                emphasis: if s.unknown > 0 {
+                    Emphasis::Warning
+                } else {
+                    Emphasis::Plain
+                },
+            }) as Draw,
+        ),
         ("mean_us", Align::Right, |s| micros(s.mean_us).into()),
         ("median_us", Align::Right, |s| micros(s.median_us).into()),
         ("p90_us", Align::Right, |s| micros(s.p90_us).into()),
@@ -107,7 +123,8 @@ pub fn summary_table(summaries: &[Summary]) -> Table {
                 .map_or_else(|| "-".to_string(), |ratio| format!("{ratio:.2}"))
                 .into()
         }),
-    ];
+    ])
+    .collect();
     Table {
         columns: columns
             .iter()
@@ -146,7 +163,12 @@ pub fn rows_table(rows: &[Row]) -> Table {
     let rows = rows
         .iter()
         .map(|row| {
-            let plus = if row.exhausted { "" } else { "+" };
+            // `solved 1`: the one solution asked for, not a lower bound.
+            let plus = if row.exhausted || row.verdict == crate::strategy::Verdict::Solved {
+                ""
+            } else {
+                "+"
+            };
             let mut cells: Vec<Cell> = vec![
                 row.source.clone().into(),
                 row.clues.to_string().into(),

@@ -153,9 +153,10 @@ impl Outcome {
         }
     }
 
-    /// The uniqueness verdict this outcome supports.
+    /// The verdict this outcome supports: [`Count::verdict`], or [`Verdict::Solved`] when the
+    /// search stopped at a solution limit of one ([`Verdict::of`]).
     pub fn verdict(&self) -> Verdict {
-        self.count().verdict()
+        Verdict::of(self.count(), self.stopped)
     }
 }
 
@@ -192,8 +193,26 @@ pub enum Verdict {
     Unique,
     /// Two or more solutions.
     Multiple,
+    /// A solution was found and the search stopped there, at its solution limit of one: the
+    /// puzzle is solved (the grid is certified like any other), and whether the solution is
+    /// unique was not asked.
+    Solved,
     /// The search stopped before it could tell.
     Unknown,
+}
+
+impl Verdict {
+    /// The verdict of a search that found `count` and stopped for `stopped`: the count's
+    /// ([`Count::verdict`]), except that one solution found by a search that stopped at its
+    /// solution limit is [`Verdict::Solved`], not unknown: the limit was one, so the search did
+    /// all it was asked to.
+    pub fn of(count: Count, stopped: Option<Stop>) -> Verdict {
+        if count.found == 1 && !count.exhausted && stopped == Some(Stop::SolutionLimit) {
+            Verdict::Solved
+        } else {
+            count.verdict()
+        }
+    }
 }
 
 impl fmt::Display for Verdict {
@@ -202,6 +221,7 @@ impl fmt::Display for Verdict {
             Verdict::None => "none",
             Verdict::Unique => "unique",
             Verdict::Multiple => "multiple",
+            Verdict::Solved => "solved",
             Verdict::Unknown => "unknown",
         })
     }
@@ -408,5 +428,26 @@ mod tests {
         assert_eq!(verdict(2, false), Verdict::Multiple);
         assert_eq!(verdict(0, false), Verdict::Unknown);
         assert_eq!(verdict(1, false), Verdict::Unknown);
+    }
+
+    #[test]
+    fn one_solution_at_a_limit_of_one_is_solved_and_nothing_else_is() {
+        let of = |found: u64, stopped: Option<Stop>| {
+            let count = Count {
+                found,
+                exhausted: stopped.is_none(),
+            };
+            Verdict::of(count, stopped)
+        };
+        assert_eq!(of(1, Some(Stop::SolutionLimit)), Verdict::Solved);
+        assert_eq!(of(1, None), Verdict::Unique);
+        assert_eq!(of(1, Some(Stop::Deadline)), Verdict::Unknown);
+        assert_eq!(of(0, Some(Stop::SolutionLimit)), Verdict::Unknown);
+        assert_eq!(of(2, Some(Stop::SolutionLimit)), Verdict::Multiple);
+        assert_eq!(
+            serde_json::to_string(&Verdict::Solved).unwrap(),
+            "\"solved\""
+        );
+        assert_eq!(Verdict::Solved.to_string(), "solved");
     }
 }

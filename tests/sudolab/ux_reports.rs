@@ -309,3 +309,117 @@ fn a_merge_without_some_shards_names_them_in_every_form() {
     assert!(!render(Format::Csv, &complete).contains('#'));
     assert_eq!(render(Format::JsonLines, &complete).lines().count(), 4);
 }
+
+#[test]
+fn a_limit_of_one_gives_solved_not_unknown() {
+    let dir = scratch("ux-solved");
+    let (json_file, md) = (path(&dir, "r.json"), path(&dir, "r.md"));
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "mrv,dlx-knuth",
+            "--limit",
+            "1",
+            "corpora/reference.txt",
+            "-r",
+            &json_file,
+            "-r",
+            &md,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .take(3)
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        lines[0],
+        [
+            "strategy",
+            "puzzles",
+            "unique",
+            "multiple",
+            "none",
+            "solved",
+            "unknown",
+            "mean_us",
+            "median_us",
+            "p90_us",
+            "max_us",
+            "nodes_mean",
+            "ratio"
+        ]
+    );
+    for (line, name) in lines[1..].iter().zip(["mrv", "dlx-knuth"]) {
+        assert_eq!(line[..7], [name, "2", "0", "0", "0", "2", "0"]);
+    }
+    assert!(run.stdout.contains(
+        "2 puzzles, limit 1\ncross-check: every answer certified, every definite verdict agrees\n"
+    ));
+    let report = read_report(&json_file);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    for row in &report.rows {
+        assert_eq!(row.verdict, Verdict::Solved, "{row:?}");
+        assert_eq!(
+            (row.solutions, row.exhausted, row.stopped),
+            (1, false, Some(sudolab::strategy::Stop::SolutionLimit))
+        );
+    }
+    for summary in &report.summary {
+        assert_eq!(
+            (summary.solved, summary.unknown, summary.found_any),
+            (2, 0, Some(2))
+        );
+    }
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        md.contains("| corpora/reference.txt:3 | 37 | mrv | solved | 1 | "),
+        "{md}"
+    );
+    // With the default limit the same puzzles are unique, and no solved column is drawn.
+    let run = sudolab(&["compare", "-s", "mrv", "corpora/reference.txt"], "");
+    assert_eq!(run.code, 0);
+    assert!(!run.stdout.lines().next().unwrap().contains("solved"));
+}
+
+#[test]
+fn count_with_a_limit_of_one_says_solved_and_succeeds() {
+    let board_a = crate::cli::BOARD_A;
+    let run = sudolab(&["count", "-l", "1"], &format!("{board_a}\n"));
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "<stdin>:1\tsolved\t1\n")
+    );
+    let run = sudolab(&["count", "-l", "1", "--json"], &format!("{board_a}\n"));
+    assert_eq!(run.code, 0);
+    let line: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(line["verdict"], "solved");
+    assert_eq!(line["solutions"], 1);
+    // A puzzle without a solution is still `none` (the search is exhausted), exit 1.
+    let run = sudolab(&["count", "-l", "1"], "44..............\n");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.starts_with("<stdin>:1\tnone\t0"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn reports_older_than_the_solved_verdict_read_their_solved_as_found_any() {
+    let report = report_with_every_row(3);
+    let mut value: serde_json::Value =
+        serde_json::from_str(&render(Format::Json, &report)).unwrap();
+    // The old form: `solved` counted puzzles with a solution found; no `found_any`.
+    let summary = value["summary"][0].as_object_mut().unwrap();
+    summary.remove("found_any");
+    summary.insert("solved".into(), 3.into());
+    let old = sudolab::report::json::read(&value.to_string()).unwrap();
+    assert_eq!(old.summary[0].found_any, Some(3));
+    assert_eq!(old.summary[0].solved, 0);
+    assert_eq!(old, report);
+}
