@@ -9,7 +9,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use sudolab::corpus::{Format, Met, Walk};
 use sudolab::model::{Grid, Shape, parse_line_record};
-use sudolab::strategy::Limits;
+use sudolab::strategy::{Limits, Verdict};
 use sudolab::trace::{self, NotTraceable};
 
 use super::input::walk_arguments;
@@ -160,7 +160,16 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
             eprint!("{}", trace::summary(traced));
         }
     }
-    Ok(Status::Success)
+    // Like `count`: a puzzle without a solution, or a search cut or given up, is a negative
+    // result.
+    let negative = traces
+        .iter()
+        .any(|traced| matches!(traced.verdict, Verdict::None | Verdict::Unknown));
+    Ok(if negative {
+        Status::Negative
+    } else {
+        Status::Success
+    })
 }
 
 #[derive(Debug, Subcommand)]

@@ -44,11 +44,12 @@ pub struct Trace {
     pub cut: bool,
     /// The verdict of the search (`unknown` when it was cut or ran out of budget).
     pub verdict: Verdict,
-    /// Solutions found.
+    /// Solutions found (for a cut trace, those among its events).
     pub solutions: u64,
     /// Why the search stopped early, if it did.
     pub stopped: Option<Stop>,
-    /// The engine's counters at the end (`nodes`, `placements`, `backtracks`, ...).
+    /// The engine's counters at the end (`nodes`, `placements`, `backtracks`, ...); for a cut
+    /// trace, counted from its events up to the cut.
     pub counters: Stats,
     /// Nodes per depth: the shape of the search tree (from the events).
     pub nodes_per_depth: Vec<u64>,
@@ -77,13 +78,33 @@ pub fn traceable_names() -> Vec<&'static str> {
 /// Why a trace could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{strategy} cannot be traced (its search is inside a crate that reports no events); the \
-     strategies that can: {}",
+    "{strategy} cannot be traced: {reason}; the strategies that can: {}",
     traceable_names().join(", ")
 )]
 pub struct NotTraceable {
     /// The strategy asked for.
     pub strategy: String,
+    /// Why that engine reports no events, and what to trace instead.
+    pub reason: &'static str,
+}
+
+/// Why an engine that is not traceable reports no events: each for its own reason.
+fn untraceable_reason(strategy: &str) -> &'static str {
+    match strategy {
+        "fast" => {
+            "its bit-parallel propagation, which fills many cells at once, is not instrumented \
+             for events; trace mrv (the same fewest-candidates choice, one cell at a time) or \
+             dlx-knuth to see forced moves"
+        }
+        "dlx" => {
+            "its search runs inside the dlx-rs crate, which reports no events; dlx-knuth is the \
+             same algorithm (Knuth's dancing links) with events"
+        }
+        name if name.starts_with("sat") => {
+            "its search runs inside the varisat crate, which reports no events"
+        }
+        _ => "its search reports no events",
+    }
 }
 
 /// Traces `strategy` on `puzzle` up to `solution_limit` solutions (0: all), within `limits`,
@@ -99,6 +120,7 @@ pub fn record(
     if !strategy.traceable() {
         return Err(NotTraceable {
             strategy: strategy.name().to_string(),
+            reason: untraceable_reason(strategy.name()),
         });
     }
     let cancel = Arc::new(AtomicBool::new(false));
@@ -134,6 +156,17 @@ pub fn record(
             nodes_per_depth[step.depth] += 1;
         }
     }
+    // The engine notices the cut only at its next check of the cancel flag, up to 1,024 nodes
+    // later: a cut trace's counters and solutions are counted from its events, so that they
+    // agree with the last event shown.
+    let (counters, solutions) = if cut {
+        (
+            counted_up_to_the_cut(&outcome.stats, &events),
+            count_solutions(&events),
+        )
+    } else {
+        (outcome.stats.clone(), outcome.found)
+    };
     let shape = puzzle.shape();
     Ok(Trace {
         strategy: strategy.name().to_string(),
@@ -148,11 +181,54 @@ pub fn record(
         } else {
             outcome.verdict()
         },
-        solutions: outcome.found,
+        solutions,
         stopped: outcome.stopped,
-        counters: outcome.stats,
+        counters,
         nodes_per_depth,
     })
+}
+
+/// The counters of a search cut after `events`: nodes from the last event, placements and
+/// backtracks from the tries and undos, the matrix or formula sizes as the engine gave them;
+/// counters the events cannot give (dancing-links updates) are left out.
+fn counted_up_to_the_cut(engine: &Stats, events: &[Step]) -> Stats {
+    let count = |f: fn(&Event) -> bool| events.iter().filter(|s| f(&s.event)).count() as u64;
+    let from_events = [
+        (Counter::Nodes, events.last().map_or(0, |step| step.nodes)),
+        (
+            Counter::Placements,
+            count(|e| matches!(e, Event::Try { .. })),
+        ),
+        (
+            Counter::Backtracks,
+            count(|e| matches!(e, Event::Undo { .. })),
+        ),
+    ];
+    let mut counters = Stats::new();
+    for (counter, value) in from_events {
+        if engine.get(counter).is_some() {
+            counters.set(counter, value);
+        }
+    }
+    for counter in [
+        Counter::Items,
+        Counter::Options,
+        Counter::Variables,
+        Counter::Clauses,
+    ] {
+        if let Some(value) = engine.get(counter) {
+            counters.set(counter, value);
+        }
+    }
+    counters
+}
+
+/// The solutions among `events`.
+fn count_solutions(events: &[Step]) -> u64 {
+    events
+        .iter()
+        .filter(|step| matches!(step.event, Event::Solution))
+        .count() as u64
 }
 
 /// One event in words, cells named `r3c7`.
@@ -246,10 +322,15 @@ pub fn summary(trace: &Trace) -> String {
     .expect("String write");
     writeln!(
         w,
-        "nodes {}  placements {}  backtracks {}",
+        "nodes {}  placements {}  backtracks {}{}",
         trace.counter(Counter::Nodes),
         trace.counter(Counter::Placements),
-        trace.counter(Counter::Backtracks)
+        trace.counter(Counter::Backtracks),
+        if trace.cut {
+            "  (counted up to the cut)"
+        } else {
+            ""
+        }
     )
     .expect("String write");
     writeln!(w, "nodes per depth:").expect("String write");
@@ -313,9 +394,19 @@ mod tests {
         let err = record(sat, &board_b(), 2, &Limits::default(), 10).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "sat cannot be traced (its search is inside a crate that reports no events); the \
-             strategies that can: scan, toggle, mrv, dlx-knuth"
+            "sat cannot be traced: its search runs inside the varisat crate, which reports no \
+             events; the strategies that can: scan, toggle, mrv, dlx-knuth"
         );
+        // Every engine that cannot be traced has its own reason.
+        for engine in strategy::registry().iter().filter(|s| !s.traceable()) {
+            let err = record(*engine, &board_b(), 2, &Limits::default(), 10).unwrap_err();
+            assert_ne!(
+                err.reason,
+                "its search reports no events",
+                "{}",
+                engine.name()
+            );
+        }
     }
 
     #[test]
@@ -325,6 +416,15 @@ mod tests {
         assert!(trace.cut);
         assert_eq!(trace.events.len(), 100);
         assert_eq!(trace.verdict, Verdict::Unknown);
+        // Counted up to the cut, not up to the moment the engine noticed it.
+        let last = trace.events.last().unwrap();
+        assert_eq!(trace.counter(Counter::Nodes), last.nodes);
+        let tries = trace
+            .events
+            .iter()
+            .filter(|s| matches!(s.event, Event::Try { .. }))
+            .count() as u64;
+        assert_eq!(trace.counter(Counter::Placements), tries);
         let text = to_text(&trace);
         assert!(
             text.contains("; CUT after 100 events (--max-events)"),

@@ -38,7 +38,7 @@ fn trace_and_explain_read_standard_input_with_a_dash_or_no_puzzle() {
         &["trace", "-p", "2", "-s", "toggle"],
         &format!("{PUZZLE_4X4}\n12......3...4...\n"),
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.code, 1, "no solution: {}", run.stderr);
     assert_eq!(
         run.stdout.lines().next(),
         Some("# trace of toggle on 12......3...4...")
@@ -319,4 +319,84 @@ fn generate_auto_checker_fits_the_shape_and_messages_read_cleanly() {
         "sudolab: --shard splits the puzzles by index, but --rating skips candidates, so a shard \
          cannot know where its part starts; generate without --shard, or without --rating\n"
     );
+}
+
+#[test]
+fn a_cut_trace_counts_up_to_the_cut_and_exits_1() {
+    let run = sudolab(
+        &[
+            "trace",
+            "corpora/reference.txt",
+            "-p",
+            "2",
+            "-s",
+            "scan",
+            "--max-events",
+            "50",
+            "-f",
+            "jsonl",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 50 + 1);
+    let (summary, events) = lines.split_last().unwrap();
+    assert_eq!(summary["cut"], true);
+    assert_eq!(summary["verdict"], "unknown");
+    assert_eq!(summary["counters"]["nodes"], events[49]["nodes"]);
+    let count = |kind: &str| events.iter().filter(|e| e["event"] == kind).count() as u64;
+    assert_eq!(
+        summary["counters"]["placements"].as_u64(),
+        Some(count("try"))
+    );
+    assert_eq!(
+        summary["counters"]["backtracks"].as_u64(),
+        Some(count("undo"))
+    );
+    assert!(
+        run.stderr
+            .contains("\nnodes 17  placements 16  backtracks 11  (counted up to the cut)\n"),
+        "{}",
+        run.stderr
+    );
+    // A whole trace of a unique puzzle is a success.
+    let run = sudolab(&["trace", PUZZLE_4X4, "-s", "dlx-knuth"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn untraceable_engines_say_their_own_reason() {
+    let cases = [
+        (
+            "fast",
+            "fast cannot be traced: its bit-parallel propagation, which fills many cells at once, \
+             is not instrumented for events; trace mrv (the same fewest-candidates choice, one \
+             cell at a time) or dlx-knuth to see forced moves",
+        ),
+        (
+            "dlx",
+            "dlx cannot be traced: its search runs inside the dlx-rs crate, which reports no \
+             events; dlx-knuth is the same algorithm (Knuth's dancing links) with events",
+        ),
+        (
+            "sat-minimal",
+            "sat-minimal cannot be traced: its search runs inside the varisat crate, which \
+             reports no events",
+        ),
+    ];
+    for (engine, reason) in cases {
+        let run = sudolab(&["trace", PUZZLE_4X4, "-s", engine], "");
+        assert_eq!(run.code, 2, "{engine}");
+        assert_eq!(run.stdout, "", "{engine}");
+        assert_eq!(
+            run.stderr,
+            format!("sudolab: {reason}; the strategies that can: scan, toggle, mrv, dlx-knuth\n"),
+            "{engine}"
+        );
+    }
 }
