@@ -6,7 +6,11 @@
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        // One write per line: standard error is unbuffered, and a line written piece by piece
+        // can interleave with another thread's.
+        let mut line = format!($($arg)*);
+        line.push('\n');
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }};
 }
 
@@ -359,9 +363,14 @@ pub fn main() -> ExitCode {
     };
     let abandoned = strategy::abandoned_running();
     if abandoned > 0 {
+        let (searches, were, they) = if abandoned == 1 {
+            ("search", "was", "it ends")
+        } else {
+            ("searches", "were", "they end")
+        };
         note!(
-            "sudolab: {abandoned} search(es) stopped at their deadline inside a crate that cannot be \
-             interrupted (dlx-rs) were left running; they end with this process"
+            "sudolab: {abandoned} {searches} stopped at the deadline inside a crate that cannot be \
+             interrupted (dlx-rs) {were} left running; {they} with this process"
         );
     }
     match result {

@@ -28,9 +28,9 @@ use super::{
     answer_without_search,
 };
 
-/// The largest side `dlx` accepts. Its search cannot be interrupted, so a budget is only kept
-/// where every search is short: on the minimal 25x25 puzzles of the bundled corpus it did not
-/// finish in minutes (a `compare` run hung on it), on minimal 16x16 it takes at most 0.4 s.
+/// The largest side `dlx` accepts. Its search cannot be stopped, only abandoned at the deadline
+/// on its own thread, where it holds a core until it ends: on the minimal 25x25 puzzles of the
+/// bundled corpus it did not finish in minutes, on minimal 16x16 it takes at most 0.4 s.
 pub const MAX_DLX_RS_SIDE: usize = 16;
 
 const COUNTERS: [Counter; 3] = [
@@ -48,7 +48,7 @@ impl Strategy for Dlx {
     }
 
     fn summary(&self) -> &'static str {
-        "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter, interruptible only between solutions"
+        "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter; above 9x9 abandoned at its deadline"
     }
 
     fn counters(&self) -> &'static [Counter] {
@@ -60,7 +60,7 @@ impl Strategy for Dlx {
             return Err(Unsupported {
                 side: shape.side(),
                 max_side: MAX_DLX_RS_SIDE,
-                uninterruptible: "dlx-rs cannot be interrupted inside a search",
+                uninterruptible: "dlx-rs cannot be stopped inside a search, only abandoned on its thread",
                 risk: "a search may not end",
                 instead: "dlx-knuth takes any size",
             });

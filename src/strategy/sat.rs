@@ -28,8 +28,9 @@ use super::{
 /// encoding already needs tens of millions of clauses.
 pub const MAX_SAT_SIDE: usize = 36;
 
-/// The largest side each encoding is run on. A varisat call cannot be interrupted, so an
-/// encoding is only run where its slowest call on the bundled minimal puzzles is seconds:
+/// The largest side each encoding is run on. A varisat call is stopped at the deadline (through
+/// its proof output), so the limits say where an encoding is useful: where its slowest call on
+/// the bundled minimal puzzles is seconds:
 /// `sat` decides minimal 25x25 in 0.5 to 10 s and `sat-extended` in about 8 s, while
 /// `sat-minimal` ran past a minute on the first of them (and takes up to 0.6 s on 16x16).
 const fn max_side(encoding: Encoding) -> usize {
@@ -89,7 +90,7 @@ impl Strategy for Sat {
             return Err(Unsupported {
                 side: shape.side(),
                 max_side,
-                uninterruptible: "a varisat call cannot be interrupted",
+                uninterruptible: "varisat would only run into its deadline",
                 risk: "this encoding can run for minutes",
                 instead: "'sat' takes up to 36",
             });

@@ -115,7 +115,7 @@ fn d5_compare_on_the_hostile_16x16_ends_in_its_budget() {
     // dlx was stopped at its deadline inside dlx-rs, and the run says so.
     assert!(
         run.stderr
-            .contains("stopped at their deadline inside a crate"),
+            .contains("1 search stopped at the deadline inside a crate"),
         "{}",
         run.stderr
     );

@@ -206,7 +206,7 @@ fn d26_the_sat_refusal_reads_as_one_sentence() {
     let refusal = sat.supports(Shape::new(5, 5).unwrap()).unwrap_err();
     assert_eq!(
         refusal.to_string(),
-        "a varisat call cannot be interrupted, and on a 25x25 board this encoding can run for \
+        "varisat would only run into its deadline, and on a 25x25 board this encoding can run for \
          minutes (sides up to 16; 'sat' takes up to 36)"
     );
 }
