@@ -244,7 +244,14 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         sink.finish(&report)?;
     }
     let mut stdout = io::stdout().lock();
-    stdout.write_all(text::render(&report, colour_on_stdout()).as_bytes())?;
+    // Each problem went to standard error as it was found; on one terminal, the table does
+    // not list them again (NEWCOMER.md #29). Redirected, both streams keep the full list.
+    let table = if io::stdout().is_terminal() && io::stderr().is_terminal() {
+        text::render_after_live_problems(&report, colour_on_stdout())
+    } else {
+        text::render(&report, colour_on_stdout())
+    };
+    stdout.write_all(table.as_bytes())?;
     stdout.flush()?;
     let mut status = if report.input_errors.is_empty() {
         Status::Success

@@ -108,7 +108,9 @@ pub fn render(report: &Report) -> String {
 
 fn problems_section(w: &mut String, report: &Report) {
     w.push_str("<h2>Cross-check</h2>\n");
-    if report.problems.is_empty() {
+    if report.puzzles == 0 {
+        w.push_str("<p id=\"verdict\">No puzzles were compared.</p>\n");
+    } else if report.problems.is_empty() {
         w.push_str(
             "<p id=\"verdict\">Every returned grid was certified; every definite verdict agrees \
              across strategies.</p>\n",

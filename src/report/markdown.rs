@@ -21,7 +21,9 @@ pub fn render(report: &Report) -> String {
     writeln!(w, "\n## Per strategy\n").expect("String write");
     write_table(w, &summary_table(&report.summary));
     writeln!(w, "\n## Cross-check\n").expect("String write");
-    if report.problems.is_empty() {
+    if report.puzzles == 0 {
+        writeln!(w, "No puzzles were compared.").expect("String write");
+    } else if report.problems.is_empty() {
         writeln!(
             w,
             "Every returned grid was certified; every definite verdict agrees across strategies."

@@ -9,6 +9,24 @@ use super::table::{Align, Cell, Emphasis, summary_table};
 /// lines are red and unknown counts yellow (ANSI escapes; callers pass `colour` only for a
 /// terminal).
 pub fn render(report: &Report, colour: bool) -> String {
+    render_table(report, colour, Problems::Listed)
+}
+
+/// [`render`] for a reader who has seen every problem already (`compare` prints each on
+/// standard error as it is found, and both streams go to the same terminal): the number of
+/// problems, without listing them a second time.
+pub fn render_after_live_problems(report: &Report, colour: bool) -> String {
+    render_table(report, colour, Problems::ShownAbove)
+}
+
+/// Whether the problems are listed under the table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Problems {
+    Listed,
+    ShownAbove,
+}
+
+fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
     let paint = |code: &str, text: String| {
         if colour {
             format!("\x1b[{code}m{text}\x1b[0m")
@@ -63,16 +81,27 @@ pub fn render(report: &Report, colour: bool) -> String {
             .map_or_else(String::new, |reason| format!(" (INCOMPLETE: {reason})"))
     )
     .expect("String write");
-    if report.problems.is_empty() {
+    if report.puzzles == 0 {
+        // Nothing was certified: "every answer certified" would be vacuous (NEWCOMER.md #25).
+        out.push_str("cross-check: no puzzles were compared\n");
+    } else if report.problems.is_empty() {
         out.push_str("cross-check: every answer certified, every definite verdict agrees\n");
     } else {
         let line = format!(
-            "cross-check: {} PROBLEMS (strategies disagree or an answer is invalid)",
-            report.problems.len()
+            "cross-check: {} PROBLEMS (strategies disagree or an answer is invalid){}",
+            report.problems.len(),
+            match problems {
+                Problems::Listed => "",
+                Problems::ShownAbove => "; each is printed above, as it was found",
+            }
         );
         out.push_str(&paint("31;1", line));
         out.push('\n');
-        for problem in &report.problems {
+        let listed = match problems {
+            Problems::Listed => report.problems.as_slice(),
+            Problems::ShownAbove => &[],
+        };
+        for problem in listed {
             let line = format!(
                 "  {} {}: {}\n    {}",
                 problem.source,

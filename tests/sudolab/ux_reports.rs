@@ -423,3 +423,95 @@ fn reports_older_than_the_solved_verdict_read_their_solved_as_found_any() {
     assert_eq!(old.summary[0].solved, 0);
     assert_eq!(old, report);
 }
+
+#[test]
+fn a_compare_over_no_puzzles_says_so_instead_of_certifying_nothing() {
+    let dir = scratch("ux-no-puzzles");
+    let (md, html) = (path(&dir, "r.md"), path(&dir, "r.html"));
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "fast",
+            "nonexist.txt",
+            "-r",
+            &md,
+            "-r",
+            &html,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.ends_with(
+            "0 puzzles, limit 2\ncross-check: no puzzles were compared\ninput errors: 1\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("certified"));
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        md.contains("## Cross-check\n\nNo puzzles were compared.\n"),
+        "{md}"
+    );
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.contains("<p id=\"verdict\">No puzzles were compared.</p>"));
+    // An empty file: no input error, still nothing compared.
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "fast",
+            "corpora/malformed/only-comments.txt",
+        ],
+        "",
+    );
+    assert!(
+        run.stdout
+            .contains("cross-check: no puzzles were compared\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn problems_are_printed_once_on_a_terminal_and_in_both_streams_when_redirected() {
+    let detail = "the known solution is wrong: digit 9 appears twice in column 8 (r2c8 and r9c8)";
+    // Redirected: standard error as they come, standard output in the table (scripts read
+    // either), and the corpus's wrong solution is not blamed on the engines.
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "fast,mrv",
+            "corpora/malformed/bad-solution.txt",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stderr.matches(detail).count(), 1, "{}", run.stderr);
+    assert!(run.stdout.contains(&format!(
+        "cross-check: 1 PROBLEMS (strategies disagree or an answer is invalid)\n  \
+         corpora/malformed/bad-solution.txt:1 invalid_known_solution: {detail}\n"
+    )));
+    assert!(!run.stdout.contains("differs from the known one"));
+    // One terminal for both (a pseudo-terminal from `script`): printed once, as found.
+    let command = format!(
+        "{} compare -s fast,mrv corpora/malformed/bad-solution.txt",
+        env!("CARGO_BIN_EXE_sudolab")
+    );
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    let terminal = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{terminal}");
+    assert_eq!(terminal.matches(detail).count(), 1, "{terminal}");
+    assert!(
+        terminal.contains("1 PROBLEMS (strategies disagree or an answer is invalid); each is printed above, as it was found"),
+        "{terminal}"
+    );
+}
