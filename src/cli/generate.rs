@@ -183,9 +183,11 @@ impl Reached {
         if args.stats && written > 0 {
             let side = shape.side();
             let mean = clue_counts.iter().sum::<usize>() as f64 / clue_counts.len() as f64;
+            let puzzles = if written == 1 { "puzzle" } else { "puzzles" };
+            let job_word = if jobs == 1 { "job" } else { "jobs" };
             note!(
-                "sudolab: {written} {side}x{side} puzzles in {seconds:.2} s ({:.1} per second, {jobs} \
-                 jobs, checker {}); clues min {} mean {mean:.2} max {}",
+                "sudolab: {written} {side}x{side} {puzzles} in {seconds:.2} s ({:.1} per second, \
+                 {jobs} {job_word}, checker {}); clues min {} mean {mean:.2} max {}",
                 written as f64 / seconds,
                 checker.name(),
                 clue_counts.iter().min().copied().unwrap_or(0),
@@ -216,6 +218,17 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     }
     let (pool, jobs) = worker_pool(args.jobs)?;
     let need_rating = args.json || args.rating != RatingFilter::Any;
+    if options.minimal && options.clues.is_none() && shape.side() >= 25 {
+        // Tens of minutes with no output looked like a hang (NEWCOMER #12).
+        note!(
+            "sudolab: a minimal {0}x{0} puzzle takes minutes (each of its {1} cells is tried for \
+             removal with a uniqueness check of up to --check-timeout); --clues {2} is much \
+             quicker",
+            shape.side(),
+            shape.cell_count(),
+            shape.cell_count() * 18 / 25
+        );
+    }
 
     let mut out = Out::new();
     if args.json {

@@ -386,3 +386,44 @@ fn d21_export_refuses_to_write_one_file_from_two_inputs() {
         run.stderr
     );
 }
+
+#[test]
+fn d10_the_generator_fills_large_boxes_and_warns_about_minimal_25x25() {
+    // 8x8 boxes: the randomized fill never completed; now a shuffled pattern takes over.
+    let run = sudolab(
+        &[
+            "generate",
+            "--box",
+            "8x8",
+            "--json",
+            "--checker",
+            "fast",
+            "--clues",
+            "4000",
+            "--check-timeout",
+            "10ms",
+            "-c",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let document: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let puzzle = &document["puzzles"][0];
+    assert_eq!(puzzle["clues"], 4000);
+    // Read back, it is a 64x64 puzzle whose generator solution certifies.
+    let records = sudolab::corpus::parse_json(&run.stdout, None);
+    let record = records[0].as_ref().unwrap();
+    assert_eq!(record.puzzle.side(), 64);
+    assert_eq!(record.puzzle.clue_count(), 4000);
+    let solution = record.solution.as_ref().unwrap();
+    assert_eq!(sudolab::model::validate(&record.puzzle, solution), Ok(()));
+
+    let run = sudolab(&["generate", "--size", "25", "-c", "0"], "");
+    assert!(
+        run.stderr
+            .starts_with("sudolab: a minimal 25x25 puzzle takes minutes"),
+        "{}",
+        run.stderr
+    );
+}
