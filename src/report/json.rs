@@ -6,7 +6,8 @@
 
 use std::io::{self, Write};
 
-use super::{FORMAT, Report, Row};
+use super::{FORMAT, Report, Row, UnknownReasons};
+use crate::strategy::Verdict;
 
 /// Streams a JSON report: rows first, the rest when the run ends.
 pub struct JsonWriter<W: Write> {
@@ -84,12 +85,23 @@ pub fn read(text: &str) -> Result<Report, ReadError> {
         });
     }
     let mut report = report;
+    let every_row = !report.rows_truncated();
     for summary in &mut report.summary {
         // Before the `solved` verdict, `solved` counted the puzzles with a solution found
         // (now `found_any`), and no search was ever `solved`.
         if summary.found_any.is_none() {
             summary.found_any = Some(summary.solved);
             summary.solved = 0;
+        }
+        // Before `unknown_reasons`, the reasons were only in the rows.
+        if summary.unknown_reasons.total() < summary.unknown && every_row {
+            let mut reasons = UnknownReasons::default();
+            for row in &report.rows {
+                if row.strategy == summary.strategy && row.verdict == Verdict::Unknown {
+                    reasons.add(row.stopped);
+                }
+            }
+            summary.unknown_reasons = reasons;
         }
     }
     Ok(report)

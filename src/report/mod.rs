@@ -171,6 +171,10 @@ pub struct Summary {
     pub solved: u64,
     /// Searches that stopped before a verdict (budget, timeout, unsupported shape).
     pub unknown: u64,
+    /// `unknown` by reason (absent from reports older than the field; [`json::read`] counts
+    /// it from their rows when they hold every row).
+    #[serde(default)]
+    pub unknown_reasons: UnknownReasons,
     /// Total time, nanoseconds.
     pub total_ns: u64,
     /// Mean time per puzzle, microseconds.
@@ -196,6 +200,73 @@ pub struct Summary {
     pub time_cdf: Vec<(f64, f64)>,
     /// Mean nodes per board side and clue count: (side, clues, puzzles, mean nodes).
     pub nodes_by_clues: Vec<(usize, usize, u64, f64)>,
+}
+
+/// Why searches ended `unknown`, one count per reason; a summary's `unknown` is their sum.
+/// A refusal (`unsupported`) and a timeout are different facts about an engine, and a
+/// table that adds them up hides which one it was (NEWCOMER.md #26).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UnknownReasons {
+    /// Stopped by the time budget (`--timeout`; the rows' `stopped` is `deadline`).
+    pub timed_out: u64,
+    /// Stopped by the node budget (`--max-nodes`; `node_limit`).
+    pub node_budget: u64,
+    /// Refused: the engine does not take puzzles of this shape (`unsupported`).
+    pub unsupported: u64,
+    /// Not started: too many earlier searches of an uninterruptible engine were abandoned at
+    /// their deadline and still run (`backlog`).
+    pub not_started: u64,
+    /// The engine itself failed (`engine_failure`).
+    pub engine_failed: u64,
+    /// Cancelled (Ctrl-C; an interrupted run leaves such puzzles out, so only a hand-made
+    /// report has any).
+    pub cancelled: u64,
+}
+
+impl UnknownReasons {
+    /// Counts one `unknown` search that stopped for `stopped` (a search that was not stopped
+    /// is not unknown, and is not counted).
+    pub fn add(&mut self, stopped: Option<Stop>) {
+        let slot = match stopped {
+            Some(Stop::Deadline) => &mut self.timed_out,
+            Some(Stop::NodeLimit) => &mut self.node_budget,
+            Some(Stop::Unsupported) => &mut self.unsupported,
+            Some(Stop::Backlog) => &mut self.not_started,
+            Some(Stop::EngineFailure) => &mut self.engine_failed,
+            Some(Stop::Cancelled) => &mut self.cancelled,
+            Some(Stop::SolutionLimit) | None => return,
+        };
+        *slot += 1;
+    }
+
+    /// The name of the reason a search stopped for (`timed_out`), as [`UnknownReasons::named`]
+    /// gives it; `None` for a search that was not stopped or reached its solution limit.
+    pub fn reason(stopped: Option<Stop>) -> Option<&'static str> {
+        let mut one = UnknownReasons::default();
+        one.add(stopped);
+        one.named()
+            .into_iter()
+            .find(|(_, count)| *count > 0)
+            .map(|(name, _)| name)
+    }
+
+    /// Every reason with its name (as JSON writes it) and count, in table order.
+    pub fn named(&self) -> [(&'static str, u64); 6] {
+        [
+            ("timed_out", self.timed_out),
+            ("node_budget", self.node_budget),
+            ("unsupported", self.unsupported),
+            ("not_started", self.not_started),
+            ("engine_failed", self.engine_failed),
+            ("cancelled", self.cancelled),
+        ]
+    }
+
+    /// All the reasons' counts together.
+    pub fn total(&self) -> u64 {
+        self.named().iter().map(|(_, count)| count).sum()
+    }
 }
 
 /// A report: what the renderers draw.
@@ -312,6 +383,7 @@ struct Tally {
     none: u64,
     solved: u64,
     unknown: u64,
+    unknown_reasons: UnknownReasons,
     total_ns: u64,
     times: Histogram,
     nodes: Option<(u64, Histogram)>,
@@ -346,7 +418,10 @@ impl Aggregator {
             Verdict::Multiple => tally.multiple += 1,
             Verdict::None => tally.none += 1,
             Verdict::Solved => tally.solved += 1,
-            Verdict::Unknown => tally.unknown += 1,
+            Verdict::Unknown => {
+                tally.unknown += 1;
+                tally.unknown_reasons.add(row.stopped);
+            }
         }
         // Sums saturate: a report's times and counters are input, and may be absurd (D23).
         tally.total_ns = tally.total_ns.saturating_add(row.time_ns);
@@ -384,6 +459,7 @@ impl Aggregator {
                     none: tally.none,
                     solved: tally.solved,
                     unknown: tally.unknown,
+                    unknown_reasons: tally.unknown_reasons,
                     total_ns: tally.total_ns,
                     mean_us: micros(rounded_mean(tally.total_ns, tally.runs)),
                     median_us: micros(tally.times.quantile(0.5)),

@@ -4,7 +4,7 @@
 
 use crate::strategy::Counter;
 
-use super::{Row, Summary};
+use super::{Row, Summary, UnknownReasons};
 
 /// How a column's cells line up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,54 +77,77 @@ pub struct Table {
 
 /// The per-strategy table: verdict tallies (unknown emphasised when not zero), times, nodes
 /// and the baseline ratio. The `solved` column (searches stopped at a solution limit of one)
-/// is there when a strategy has any.
+/// is there when a strategy has any, and so is the column of each reason for `unknown`
+/// (`timed_out`, `node_budget`, `unsupported`, `not_started`, `engine_failed`, `cancelled`)
+/// that any strategy has.
 pub fn summary_table(summaries: &[Summary]) -> Table {
-    type Draw = fn(&Summary) -> Cell;
-    let any = |count: fn(&Summary) -> u64| summaries.iter().any(|s| count(s) > 0);
-    let solved: Option<(&str, Align, Draw)> =
-        any(|s| s.solved).then_some(("solved", Align::Right, |s| s.solved.to_string().into()));
-    let columns: Vec<(&str, Align, Draw)> = [
+    type Draw = Box<dyn Fn(&Summary) -> Cell>;
+    fn count(value: fn(&Summary) -> u64) -> Draw {
+        Box::new(move |s| value(s).to_string().into())
+    }
+    fn warn_count(value: fn(&Summary) -> u64) -> Draw {
+        Box::new(move |s| Cell {
+            text: value(s).to_string(),
+            emphasis: if value(s) > 0 {
+                Emphasis::Warning
+            } else {
+                Emphasis::Plain
+            },
+        })
+    }
+    let any = |value: fn(&Summary) -> u64| summaries.iter().any(|s| value(s) > 0);
+    let mut columns: Vec<(&str, Align, Draw)> = vec![
         (
             "strategy",
             Align::Left,
-            (|s| s.strategy.clone().into()) as Draw,
+            Box::new(|s| s.strategy.clone().into()),
         ),
-        ("puzzles", Align::Right, |s| s.runs.to_string().into()),
-        ("unique", Align::Right, |s| s.unique.to_string().into()),
-        ("multiple", Align::Right, |s| s.multiple.to_string().into()),
-        ("none", Align::Right, |s| s.none.to_string().into()),
-    ]
-    .into_iter()
-    .chain(solved)
-    .chain([
+        ("puzzles", Align::Right, count(|s| s.runs)),
+        ("unique", Align::Right, count(|s| s.unique)),
+        ("multiple", Align::Right, count(|s| s.multiple)),
+        ("none", Align::Right, count(|s| s.none)),
+    ];
+    if any(|s| s.solved) {
+        columns.push(("solved", Align::Right, count(|s| s.solved)));
+    }
+    columns.push(("unknown", Align::Right, warn_count(|s| s.unknown)));
+    let reasons: [fn(&Summary) -> u64; 6] = [
+        |s| s.unknown_reasons.timed_out,
+        |s| s.unknown_reasons.node_budget,
+        |s| s.unknown_reasons.unsupported,
+        |s| s.unknown_reasons.not_started,
+        |s| s.unknown_reasons.engine_failed,
+        |s| s.unknown_reasons.cancelled,
+    ];
+    for ((name, _), reason) in UnknownReasons::default().named().into_iter().zip(reasons) {
+        if any(reason) {
+            columns.push((name, Align::Right, warn_count(reason)));
+        }
+    }
+    columns.extend([
+        ("mean_us", Align::Right, micros_of(|s| s.mean_us)),
+        ("median_us", Align::Right, micros_of(|s| s.median_us)),
+        ("p90_us", Align::Right, micros_of(|s| s.p90_us)),
+        ("max_us", Align::Right, micros_of(|s| s.max_us)),
         (
-            "unknown",
+            "nodes_mean",
             Align::Right,
-            (|s| Cell {
-                text: s.unknown.to_string(),
-                emphasis: if s.unknown > 0 {
-                    Emphasis::Warning
-                } else {
-                    Emphasis::Plain
-                },
-            }) as Draw,
+            Box::new(|s| {
+                s.nodes_mean
+                    .map_or_else(|| "-".to_string(), |nodes| format!("{nodes:.1}"))
+                    .into()
+            }),
         ),
-        ("mean_us", Align::Right, |s| micros(s.mean_us).into()),
-        ("median_us", Align::Right, |s| micros(s.median_us).into()),
-        ("p90_us", Align::Right, |s| micros(s.p90_us).into()),
-        ("max_us", Align::Right, |s| micros(s.max_us).into()),
-        ("nodes_mean", Align::Right, |s| {
-            s.nodes_mean
-                .map_or_else(|| "-".to_string(), |nodes| format!("{nodes:.1}"))
-                .into()
-        }),
-        ("ratio", Align::Right, |s| {
-            s.ratio
-                .map_or_else(|| "-".to_string(), |ratio| format!("{ratio:.2}"))
-                .into()
-        }),
-    ])
-    .collect();
+        (
+            "ratio",
+            Align::Right,
+            Box::new(|s| {
+                s.ratio
+                    .map_or_else(|| "-".to_string(), |ratio| format!("{ratio:.2}"))
+                    .into()
+            }),
+        ),
+    ]);
     Table {
         columns: columns
             .iter()
@@ -135,6 +158,11 @@ pub fn summary_table(summaries: &[Summary]) -> Table {
             .map(|summary| columns.iter().map(|(_, _, draw)| draw(summary)).collect())
             .collect(),
     }
+}
+
+/// A microseconds cell.
+fn micros_of(value: fn(&Summary) -> f64) -> Box<dyn Fn(&Summary) -> Cell> {
+    Box::new(move |s| micros(value(s)).into())
 }
 
 /// The per-puzzle table: where the puzzle came from, its clues, the strategy, the verdict, the
@@ -174,7 +202,13 @@ pub fn rows_table(rows: &[Row]) -> Table {
                 row.clues.to_string().into(),
                 row.strategy.clone().into(),
                 Cell {
-                    text: row.verdict.to_string(),
+                    // `unknown (timed out)`: the reason, in the words of the summary's columns.
+                    text: match UnknownReasons::reason(row.stopped) {
+                        Some(reason) if row.verdict == crate::strategy::Verdict::Unknown => {
+                            format!("unknown ({})", reason.replace('_', " "))
+                        }
+                        _ => row.verdict.to_string(),
+                    },
                     emphasis: if row.verdict == crate::strategy::Verdict::Unknown {
                         Emphasis::Warning
                     } else {

@@ -515,3 +515,133 @@ fn problems_are_printed_once_on_a_terminal_and_in_both_streams_when_redirected()
         "{terminal}"
     );
 }
+
+#[test]
+fn unknown_is_split_by_reason_so_a_refusal_is_not_a_timeout() {
+    let dir = scratch("ux-unknown-reasons");
+    let big = path(&dir, "big.txt");
+    let minimal = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/minimal-25x25.txt"),
+    )
+    .unwrap();
+    let first = minimal.lines().find(|line| !line.starts_with('#')).unwrap();
+    std::fs::write(&big, format!("{}\n", first.split(' ').next().unwrap())).unwrap();
+    let (json_file, md) = (path(&dir, "r.json"), path(&dir, "r.md"));
+    // toggle runs out of its 50 nodes on both; sat-minimal solves board B and refuses 25x25.
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "toggle,sat-minimal",
+            "--max-nodes",
+            "50",
+            "corpora/reference.txt",
+            &big,
+            "-r",
+            &json_file,
+            "-r",
+            &md,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let table: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .take(3)
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        table[0][..8],
+        [
+            "strategy",
+            "puzzles",
+            "unique",
+            "multiple",
+            "none",
+            "unknown",
+            "node_budget",
+            "unsupported"
+        ]
+    );
+    assert_eq!(table[1][..8], ["toggle", "3", "0", "0", "0", "3", "3", "0"]);
+    assert_eq!(
+        table[2][..8],
+        ["sat-minimal", "3", "2", "0", "0", "1", "0", "1"]
+    );
+    let report = read_report(&json_file);
+    let reasons: Vec<_> = report.summary.iter().map(|s| s.unknown_reasons).collect();
+    assert_eq!(
+        (reasons[0].node_budget, reasons[0].total()),
+        (3, 3),
+        "{reasons:?}"
+    );
+    assert_eq!(
+        (reasons[1].unsupported, reasons[1].total()),
+        (1, 1),
+        "{reasons:?}"
+    );
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.contains(&format!("| {big}:1 | ")), "{md}");
+    assert!(
+        md.contains(" | sat-minimal | unknown (unsupported) | 0+ | "),
+        "{md}"
+    );
+    assert!(
+        md.contains(" | toggle | unknown (node budget) | 0+ | "),
+        "{md}"
+    );
+
+    // A timeout is its own column.
+    let run = sudolab(
+        &[
+            "compare",
+            "-s",
+            "scan",
+            "--timeout",
+            "50ms",
+            "corpora/minimal-16x16.txt",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let table: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .take(2)
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(table[0][5..7], ["unknown", "timed_out"]);
+    assert_eq!(table[1][..7], ["scan", "10", "0", "0", "0", "10", "10"]);
+}
+
+#[test]
+fn reports_older_than_the_reasons_count_them_from_their_rows() {
+    let mut aggregator = Aggregator::new(vec!["fast".into()], None);
+    for (puzzle, stopped) in [
+        sudolab::strategy::Stop::Deadline,
+        sudolab::strategy::Stop::Unsupported,
+        sudolab::strategy::Stop::Deadline,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut unknown = row(puzzle as u64, "fast", 10);
+        unknown.verdict = Verdict::Unknown;
+        unknown.exhausted = false;
+        unknown.solutions = 0;
+        unknown.stopped = Some(stopped);
+        aggregator.add(unknown);
+    }
+    let report = aggregator.report(Context::default(), Vec::new(), Vec::new(), true);
+    assert_eq!(report.summary[0].unknown_reasons.timed_out, 2);
+    assert_eq!(report.summary[0].unknown_reasons.unsupported, 1);
+    let mut value: serde_json::Value =
+        serde_json::from_str(&render(Format::Json, &report)).unwrap();
+    value["summary"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("unknown_reasons");
+    let old = sudolab::report::json::read(&value.to_string()).unwrap();
+    assert_eq!(old, report);
+}
