@@ -23,8 +23,14 @@ pub(crate) enum ExportCommand {
     /// ('c sudolab var V ROW COL DIGIT': V true means that cell holds that digit), so that
     /// 'sudolab decode' turns the solver's model back into a grid.
     ///
-    /// Example: sudolab export cnf corpora/reference.txt --puzzle 2 > b.cnf;
-    /// picosat b.cnf > b.model; sudolab decode b.cnf b.model
+    /// Any SAT solver reads the file, and 'sudolab decode' reads its model back:
+    /// 'picosat b.cnf > b.model; sudolab decode b.cnf b.model'. corpora/examples/4x4.model is
+    /// such a model, of corpora/examples/4x4.cnf (the first puzzle of corpora/generated/4x4.txt).
+    ///
+    /// Examples:
+    ///   sudolab export cnf corpora/reference.txt --puzzle 2 > b.cnf
+    ///   sudolab decode corpora/examples/4x4.cnf corpora/examples/4x4.model
+    #[command(verbatim_doc_comment)]
     Cnf {
         #[command(flatten)]
         target: ExportTarget,
@@ -39,6 +45,8 @@ pub(crate) enum ExportCommand {
     /// rRcC holds a digit; rR.D: row R holds D; cC.D: column C holds D; bB.D: box B holds D; all
     /// one-based); each following line is one option, the four items of writing D at rRcC.
     /// Givens are pruned: their items and the options they rule out are left out.
+    ///
+    /// Example: sudolab export cover corpora/generated/4x4.txt --puzzle 1 > 4x4.dlx
     Cover {
         #[command(flatten)]
         target: ExportTarget,

@@ -70,7 +70,7 @@ enum Command {
     /// One tab-separated line per puzzle: where it came from, the verdict (none, unique,
     /// multiple, unknown) and the number of solutions found ("2+" when the limit cut the count).
     ///
-    /// Example: sudolab count --limit 0 --stats corpora/cases/multiple.txt
+    /// Example: echo ................ | sudolab count --all --stats   # the empty 4x4: 288
     Count(count::CountArgs),
     /// Compare strategies on a corpus: certify every answer, cross-check verdicts, report.
     ///
@@ -81,13 +81,18 @@ enum Command {
     /// --report writes Markdown, CSV, JSON or HTML with charts. Disagreements are printed on
     /// standard error and make the exit status 1.
     ///
-    /// Without FILE it compares the bundled corpus.
+    /// Without FILE it compares the bundled corpus (the .txt files of corpora/ and
+    /// corpora/generated/); 'sudolab compare' alone, every strategy on it, is the README's main
+    /// job: about a minute.
     ///
     /// Examples:
-    ///   sudolab compare
-    ///   sudolab compare -s fast,dlx-knuth,sat --baseline fast --report out.html top1465.txt
-    ///   sudolab compare --sample 1000 --seed 7 --jobs 2 --report sample.json 17-clue.txt
-    ///   sudolab compare --shard 1/2 --report a.json big.txt   (then: sudolab report a.json b.json)
+    ///   sudolab compare -s fast,dlx-knuth --timeout 200ms
+    ///   sudolab compare -s fast,dlx-knuth,sat --baseline fast --report out.html corpora/reference.txt
+    ///   sudolab compare --sample 20 --seed 7 --jobs 2 -s fast,mrv --report sample.json \
+    ///     corpora/generated/9x9-minimal.txt
+    ///   sudolab compare --shard 1/2 -s fast,mrv -r a.json corpora/generated/9x9-minimal.txt && \
+    ///     sudolab compare --shard 2/2 -s fast,mrv -r b.json corpora/generated/9x9-minimal.txt && \
+    ///     sudolab report a.json b.json
     #[command(verbatim_doc_comment)]
     Compare(compare::CompareArgs),
     /// Run an experiment file: corpora, strategies and their limits, repeats, order, outputs.
@@ -98,16 +103,23 @@ enum Command {
     /// Re-running it gives the same verdicts, counts and node counters. Mistakes in the file
     /// are reported with its line and column before anything runs.
     ///
-    /// Examples:
-    ///   sudolab run docs/experiments/bundled.toml
-    ///   sudolab run docs/experiments/engines.toml --out /tmp/engines
+    /// docs/experiments/bundled.toml is the README's main job (every strategy on the bundled
+    /// corpus, about a minute); docs/experiments/engines.toml takes a second or two.
+    ///
+    /// Example: sudolab run docs/experiments/engines.toml --out engines-results
     #[command(verbatim_doc_comment)]
     Run(run::RunArgs),
-    /// Re-render a saved JSON report, or merge the JSON reports of several shards.
+    /// Re-render a saved JSON report, or merge the JSON reports of several shards
     ///
     /// Merging re-folds every row, so the aggregates are those of one run over all puzzles.
     ///
-    /// Example: sudolab report shard1.json shard2.json --report all.html
+    /// Examples:
+    ///   sudolab compare -s fast,mrv -r r.json corpora/reference.txt && \
+    ///     sudolab report r.json --report r.html
+    ///   sudolab compare --shard 1/2 -s fast -r a.json corpora/generated/4x4.txt && \
+    ///     sudolab compare --shard 2/2 -s fast -r b.json corpora/generated/4x4.txt && \
+    ///     sudolab report a.json b.json --report all.md
+    #[command(verbatim_doc_comment)]
     Report(report::ReportArgs),
     /// Generate puzzles whose unique solution is proven by a checker engine (and re-proven).
     ///
@@ -118,7 +130,7 @@ enum Command {
     ///
     /// Examples:
     ///   sudolab generate --count 1000 --minimal --verify dlx-knuth,sat --seed 1
-    ///   sudolab generate --size 16 --count 3 --symmetry rot180 --json
+    ///   sudolab generate --size 16 --count 2 --symmetry rot180 --json
     ///   sudolab generate --box 2x3 --clues 12 --rating guess
     #[command(verbatim_doc_comment)]
     Generate(generate::GenerateArgs),
@@ -129,7 +141,7 @@ enum Command {
     /// it gives one. One line per puzzle: 'verified' or 'FAILED' with what each engine said.
     /// Exit status 1 when any puzzle fails.
     ///
-    /// Example: sudolab verify someone-elses-puzzles.txt
+    /// Example: sudolab verify corpora/generated/12x12.txt
     Verify(generate::VerifyArgs),
     /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes.
     ///
@@ -142,6 +154,7 @@ enum Command {
     /// Examples:
     ///   sudolab trace 4..3.....1....2. --strategy mrv
     ///   sudolab trace corpora/reference.txt -p 2 -s toggle,dlx-knuth -f html -o b.html
+    ///   echo 12......3...4... | sudolab trace -s mrv   # no solution: exit status 1
     #[command(verbatim_doc_comment)]
     Trace(trace::TraceArgs),
     /// Explain an encoding: 'explain cover' prints the exact-cover matrix of a small puzzle.
@@ -154,7 +167,7 @@ enum Command {
     Export(export::ExportCommand),
     /// Turn a SAT solver's model of an exported CNF back into a grid.
     ///
-    /// Example: sudolab decode puzzle.cnf puzzle.model --output grid
+    /// Example: sudolab decode corpora/examples/4x4.cnf corpora/examples/4x4.model --output grid
     Decode(export::DecodeArgs),
 }
 

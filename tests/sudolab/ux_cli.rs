@@ -400,3 +400,125 @@ fn untraceable_engines_say_their_own_reason() {
         );
     }
 }
+
+/// The subcommands of `sudolab` (and of its subcommands), as `--help` lists them.
+fn subcommands(path: &[String]) -> Vec<Vec<String>> {
+    let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+    args.push("--help");
+    let help = sudolab(&args, "").stdout;
+    let mut found = Vec::new();
+    let listed = help
+        .split("\nCommands:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap_or_default();
+    for line in listed.lines() {
+        let name = line.split_whitespace().next().unwrap_or_default();
+        // Command names are indented by two spaces; wrapped descriptions by more.
+        if name.is_empty() || name == "help" || !line.starts_with("  ") || line.starts_with("   ") {
+            continue;
+        }
+        let mut sub = path.to_vec();
+        sub.push(name.to_string());
+        found.push(sub.clone());
+        found.extend(subcommands(&sub));
+    }
+    found
+}
+
+/// The example commands of a help text: the rest of an `Example: ` line, or each line of an
+/// `Examples:` block; a line ending in `\` goes on on the next.
+fn examples(help: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut in_block = false;
+    for line in help.lines() {
+        if let Some(command) = line.strip_prefix("Example: ") {
+            lines.push(command.to_string());
+            in_block = false;
+        } else if line == "Examples:" {
+            in_block = true;
+        } else if in_block && line.starts_with("  ") {
+            lines.push(line.to_string());
+        } else {
+            in_block = false;
+        }
+    }
+    let mut commands: Vec<String> = Vec::new();
+    let mut continues = false;
+    for line in lines {
+        if continues {
+            let last = commands.last_mut().expect("a continued command");
+            last.push('\n');
+            last.push_str(&line);
+        } else {
+            commands.push(line.trim().to_string());
+        }
+        continues = line.ends_with('\\');
+    }
+    commands
+}
+
+/// Every `Example:` of every subcommand's help runs as written, from a directory that has the
+/// project's corpora/ and docs/ (as a fresh clone does), with the binary on PATH: exit status 0,
+/// or 1 where the example says "exit status 1".
+#[test]
+fn every_help_example_runs_on_a_fresh_clone() {
+    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_sudolab"));
+    let scratch = std::env::temp_dir().join(format!("sudolab-examples-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    for dir in ["corpora", "docs"] {
+        std::os::unix::fs::symlink(project.join(dir), scratch.join(dir)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = Vec::new();
+    let mut failures = Vec::new();
+    let mut without_examples = Vec::new();
+    for command in subcommands(&[]) {
+        let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = sudolab(&args, "");
+        assert_eq!(help.code, 0, "{args:?}");
+        let examples = examples(&help.stdout);
+        if examples.is_empty() {
+            without_examples.push(command.join(" "));
+        }
+        for example in examples {
+            assert!(
+                example.contains("sudolab "),
+                "{command:?}: an example that does not run sudolab: {example}"
+            );
+            let started = std::time::Instant::now();
+            let run = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(&example)
+                .current_dir(&scratch)
+                .env("PATH", &path)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("sh runs");
+            let expected = i32::from(example.contains("exit status 1"));
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            if run.status.code() != Some(expected) || stderr.contains("cannot open") {
+                failures.push(format!(
+                    "{}: `{example}` exited {:?} (expected {expected}): {stderr}",
+                    command.join(" "),
+                    run.status.code()
+                ));
+            }
+            ran.push(format!("{:.1?} {example}", started.elapsed()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every subcommand that does something shows how; the two groups' members do, and the
+    // registry listing needs no example.
+    assert_eq!(without_examples, ["explain", "strategies", "export"]);
+    assert!(ran.len() >= 20, "{ran:#?}");
+    eprintln!("{}", ran.join("\n"));
+}
