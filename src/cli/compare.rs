@@ -397,8 +397,14 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     let handler_flag = Arc::clone(&flag);
     let installed = ctrlc::set_handler(move || {
         if handler_flag.swap(true, Ordering::SeqCst) {
+            sudolab::report::remove_partial_files();
+            note!("sudolab: quit at the second Ctrl-C; no report written");
             std::process::exit(130);
         }
+        note!(
+            "sudolab: stopping after the searches under way; the reports will cover the puzzles \
+             done (Ctrl-C again to quit at once, without reports)"
+        );
     });
     if let Err(err) = installed {
         note!("sudolab: Ctrl-C will end the run without a report: {err}");

@@ -30,7 +30,7 @@ use crate::strategy::{Counter, Stats, Stop, Verdict};
 
 pub use histogram::Histogram;
 pub use merge::{MergeError, Merged, merge};
-pub use sink::{Format, FormatError, Sink, SinkError, counter_union, render};
+pub use sink::{Format, FormatError, Sink, SinkError, counter_union, remove_partial_files, render};
 
 /// The format version written into JSON reports.
 pub const FORMAT: &str = "sudolab-report/1";

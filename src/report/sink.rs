@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::strategy::{self, Counter};
 
@@ -123,6 +124,26 @@ impl Drop for Sink {
         if self.writer.is_some() {
             let _ = std::fs::remove_file(&self.partial);
         }
+        forget_partial(&self.partial);
+    }
+}
+
+/// The temporary files of the sinks still open, for [`remove_partial_files`].
+static PARTIALS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn forget_partial(partial: &Path) {
+    if let Ok(mut partials) = PARTIALS.lock() {
+        partials.retain(|path| path != partial);
+    }
+}
+
+/// Removes the temporary files of every sink still open: for a process about to exit without
+/// finishing its reports (a second Ctrl-C), which would otherwise leave `.NAME.partial` files.
+pub fn remove_partial_files() {
+    if let Ok(partials) = PARTIALS.lock() {
+        for path in partials.iter() {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
@@ -157,6 +178,9 @@ impl Sink {
             Format::JsonLines => Writer::JsonLines(out),
             form => Writer::Whole(form, out),
         };
+        if let Ok(mut partials) = PARTIALS.lock() {
+            partials.push(partial.clone());
+        }
         Ok(Sink {
             path: path.to_path_buf(),
             partial,
@@ -285,5 +309,22 @@ mod tests {
             "r.pdf: cannot tell the report form from the extension 'pdf'; use .md, .csv, \
              .json, .jsonl, .html or .txt"
         );
+    }
+
+    #[test]
+    fn partial_files_of_open_sinks_can_be_removed_before_an_exit() {
+        let dir = std::env::temp_dir().join(format!("sudolab-sink-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.csv");
+        let sink = Sink::create(&path, &[]).unwrap();
+        let partial = dir.join(".r.csv.partial");
+        assert!(partial.exists());
+        // What the second Ctrl-C does before exiting: no half-written report stays behind.
+        remove_partial_files();
+        assert!(!partial.exists());
+        assert!(!path.exists());
+        drop(sink);
+        assert!(PARTIALS.lock().unwrap().iter().all(|p| p != &partial));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

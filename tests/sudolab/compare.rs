@@ -464,6 +464,13 @@ fn ctrl_c_writes_an_incomplete_report() {
         stderr.contains("interrupted; the report covers the 0 puzzles done"),
         "{stderr}"
     );
+    assert!(
+        stderr.starts_with(
+            "sudolab: stopping after the searches under way; the reports will cover the puzzles \
+             done (Ctrl-C again to quit at once, without reports)\n"
+        ),
+        "{stderr}"
+    );
     let value: Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).expect("valid JSON");
     assert_eq!(value["complete"], Value::Bool(false));
