@@ -11,7 +11,7 @@ use sudolab::encode::{Cnf, CoverMatrix, DecodeError, Encoding, decode_dimacs_mod
 use sudolab::model::find_conflict;
 use sudolab::strategy::MAX_SAT_SIDE;
 
-use super::input::{for_each_record, place};
+use super::input::{for_each_item, for_each_record, place};
 use super::output::{GridOutput, GridWriter, Out};
 use super::{InputArgs, Status};
 
@@ -152,13 +152,34 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
     let wanted = target.puzzle.unwrap_or(1);
     let mut seen = 0;
     let mut chosen: Option<(String, Record)> = None;
-    let status = for_each_record(&target.input, |source, record| {
-        seen += 1;
-        if seen == wanted {
-            chosen = Some((source.to_string(), record.clone()));
+    // A puzzle's number counts the malformed ones too, as `count`'s lines do: with a broken
+    // first line, --puzzle 2 is the second puzzle of the file, not the second readable one.
+    let mut broken: Option<String> = None;
+    let status = for_each_item(&target.input, |source, item| {
+        match item {
+            Ok(record) => {
+                seen += 1;
+                if seen == wanted {
+                    chosen = Some((source.to_string(), record.clone()));
+                }
+            }
+            Err(unread) => {
+                if unread.in_place_of_puzzle {
+                    seen += 1;
+                    if seen == wanted {
+                        broken = Some(unread.message);
+                        return Ok(Status::Error);
+                    }
+                }
+                note!("sudolab: {}", unread.message);
+                return Ok(Status::Error);
+            }
         }
         Ok(Status::Success)
     })?;
+    if let Some(message) = broken {
+        bail!("--puzzle {wanted} cannot be read: {message}");
+    }
     if target.puzzle.is_none() && seen > 1 {
         bail!(
             "the input holds {seen} puzzles: pick one with --puzzle N, or write them all with --out-dir DIR"

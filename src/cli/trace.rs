@@ -51,9 +51,15 @@ pub(crate) struct TraceArgs {
     #[arg(long, short = 's', value_delimiter = ',', default_value = "toggle")]
     strategy: Vec<String>,
 
-    /// Output form.
-    #[arg(long, short = 'f', value_enum, default_value_t = TraceFormat::Text)]
-    format: TraceFormat,
+    /// Input form, as in every command: auto (decided from the first puzzle), line, grid or
+    /// json.
+    #[arg(long, short = 'f', default_value = "auto", value_parser = parse_input_form)]
+    format: Format,
+
+    /// Output form: text, jsonl or html; by default from the --report file's extension (.html,
+    /// .jsonl), otherwise text.
+    #[arg(long, short = 'o', value_name = "FORM", value_parser = parse_output_form)]
+    output: Option<TraceFormat>,
 
     /// Stop the search after this many events (at most 10,000,000, about 1 GB in memory);
     /// the summary says the trace was cut.
@@ -70,17 +76,65 @@ pub(crate) struct TraceArgs {
     box_shape: Option<Shape>,
 
     /// Write to this file instead of standard output.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[arg(long, short = 'r', value_name = "FILE")]
+    report: Option<PathBuf>,
+}
+
+impl TraceArgs {
+    /// The output form: --output, or the --report file's extension, or text.
+    fn form(&self) -> TraceFormat {
+        self.output.unwrap_or_else(|| {
+            let extension = self
+                .report
+                .as_deref()
+                .and_then(Path::extension)
+                .and_then(|ext| ext.to_str())
+                .map(str::to_ascii_lowercase);
+            match extension.as_deref() {
+                Some("html" | "htm") => TraceFormat::Html,
+                Some("jsonl") => TraceFormat::Jsonl,
+                _ => TraceFormat::Text,
+            }
+        })
+    }
+}
+
+/// Parses trace's `-f/--format`, the input form as in every command; an output form there (the
+/// flag's meaning before) is refused with the flag that takes it now.
+fn parse_input_form(text: &str) -> Result<Format, String> {
+    if let Ok(format) = Format::from_str(text, false) {
+        return Ok(format);
+    }
+    if TraceFormat::from_str(text, false).is_ok() {
+        return Err(format!(
+            "'{text}' is an output form: trace writes it with -o/--output {text} (and to a file \
+             with -r/--report FILE); -f/--format is the input form (auto, line, grid, json), as \
+             in every command"
+        ));
+    }
+    Err(format!("expected auto, line, grid or json, found '{text}'"))
+}
+
+/// Parses trace's `-o/--output`, the output form as in `solve` and `decode`; a file name there
+/// (the flag's meaning before) is refused with the flag that takes it now.
+fn parse_output_form(text: &str) -> Result<TraceFormat, String> {
+    if let Ok(form) = TraceFormat::from_str(text, false) {
+        return Ok(form);
+    }
+    let mut message = format!("expected text, jsonl or html, found '{text}'");
+    if text.contains(['.', '/']) {
+        message.push_str(&format!(
+            "; -o/--output is the output form, as in solve and decode: write to a file with \
+             -r/--report {text} (the form then follows its extension)"
+        ));
+    }
+    Err(message)
 }
 
 /// Reads the puzzle argument as `solve` and `count` read theirs (a file, `-` or nothing for
 /// standard input, or a puzzle typed as the argument) and returns its puzzle `number`.
-fn load_puzzle(
-    argument: Option<&Path>,
-    number: usize,
-    box_shape: Option<Shape>,
-) -> anyhow::Result<Grid> {
+fn load_puzzle(argument: Option<&Path>, number: usize, read: ReadArgs) -> anyhow::Result<Grid> {
+    let box_shape = read.box_shape;
     if let Some(path) = argument.filter(|p| p.as_os_str() != "-" && p.symlink_metadata().is_err())
         && Walk::typed_puzzle(path, box_shape).is_none()
     {
@@ -100,13 +154,7 @@ fn load_puzzle(
         bail!("'{text}' is neither a file nor a puzzle in line form: {why}");
     }
     let files: Vec<PathBuf> = argument.into_iter().map(Path::to_path_buf).collect();
-    let walk = walk_arguments(
-        &files,
-        ReadArgs {
-            format: Format::Auto,
-            box_shape,
-        },
-    );
+    let walk = walk_arguments(&files, read);
     let name = walk.sources()[0].name();
     let mut seen = 0;
     for met in walk {
@@ -117,6 +165,18 @@ fn load_puzzle(
                     return Ok(record.puzzle);
                 }
             }
+            // A malformed puzzle keeps its place in the numbering, as in `count`'s lines.
+            Met::Problem {
+                message,
+                in_place_of_puzzle: true,
+                ..
+            } => {
+                seen += 1;
+                if seen == number {
+                    bail!("puzzle {number} cannot be read: {message}");
+                }
+                note!("sudolab: {message}");
+            }
             Met::Problem { message, .. } => bail!("{message}"),
         }
     }
@@ -125,7 +185,11 @@ fn load_puzzle(
 }
 
 pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
-    let puzzle = load_puzzle(args.puzzle.as_deref(), args.puzzle_number, args.box_shape)?;
+    let read = ReadArgs {
+        format: args.format,
+        box_shape: args.box_shape,
+    };
+    let puzzle = load_puzzle(args.puzzle.as_deref(), args.puzzle_number, read)?;
     let mut traces = Vec::new();
     for engine in strategies_named(&args.strategy)? {
         let traced = trace::record(
@@ -138,7 +202,8 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         .map_err(|err: NotTraceable| anyhow::anyhow!("{err}"))?;
         traces.push(traced);
     }
-    let text = match args.format {
+    let form = args.form();
+    let text = match form {
         TraceFormat::Text => traces
             .iter()
             .map(trace::to_text)
@@ -147,7 +212,7 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         TraceFormat::Jsonl => traces.iter().map(trace::to_json_lines).collect(),
         TraceFormat::Html => trace::html::render(&traces),
     };
-    if let Some(path) = &args.output {
+    if let Some(path) = &args.report {
         std::fs::write(path, text).with_context(|| format!("{}: cannot write", path.display()))?;
     } else {
         let mut out = Out::new();
@@ -155,7 +220,7 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         out.finish()?;
     }
     // The summary goes to standard error too when the events go to a file or a page.
-    if args.output.is_some() || args.format != TraceFormat::Text {
+    if args.report.is_some() || form != TraceFormat::Text {
         for traced in &traces {
             eprint!("{}", trace::summary(traced));
         }
@@ -195,7 +260,11 @@ pub(crate) enum ExplainCommand {
 
 pub(crate) fn run_explain(command: &ExplainCommand) -> anyhow::Result<Status> {
     let ExplainCommand::Cover { puzzle, box_shape } = command;
-    let puzzle = load_puzzle(puzzle.as_deref(), 1, *box_shape)?;
+    let read = ReadArgs {
+        format: Format::Auto,
+        box_shape: *box_shape,
+    };
+    let puzzle = load_puzzle(puzzle.as_deref(), 1, read)?;
     let mut out = Out::new();
     out.write_str(&cover_table(&puzzle)?)?;
     out.finish()?;

@@ -427,3 +427,34 @@ fn d10_the_generator_fills_large_boxes_and_warns_about_minimal_25x25() {
         run.stderr
     );
 }
+
+#[test]
+fn d22_puzzle_numbers_count_the_malformed_puzzles_too() {
+    let dir = scratch("robust-numbers");
+    let file = path(&dir, "m.txt");
+    std::fs::write(&file, "xx\n4..3.....1....2.\n1...............\n").unwrap();
+    // `count` calls the second puzzle FILE:2; export and trace agree.
+    let run = sudolab(&["export", "cnf", "--puzzle", "2", &file], "");
+    assert!(
+        run.stdout.contains("c sudolab given 1 4 3\n"),
+        "{}",
+        run.stdout
+    );
+    let run = sudolab(&["trace", "-p", "2", "-s", "mrv", &file], "");
+    assert!(
+        run.stdout
+            .starts_with("# trace of mrv on 4..3.....1....2.\n"),
+        "{}",
+        run.stdout
+    );
+    let run = sudolab(&["export", "cnf", "--puzzle", "1", &file], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "sudolab: --puzzle 1 cannot be read: {file}: line 1, column 1: expected n*n symbols \
+             for a side n of 1 to 35 (16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for \
+             16x16, 625 for 25x25), found 2\n"
+        )
+    );
+}
