@@ -149,11 +149,41 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
             }
         });
     }
+    let (chosen, seen, status) = pick_puzzle(target)?;
+    let Some((source, record)) = chosen else {
+        if seen == 0 {
+            return Ok(status);
+        }
+        bail!(
+            "--puzzle {}: the input holds only {seen} puzzles",
+            target.puzzle.unwrap_or(1)
+        );
+    };
+    match render(&record) {
+        Ok(text) => {
+            let mut out = Out::new();
+            out.write_str(&text)?;
+            out.finish()?;
+            Ok(status)
+        }
+        Err((refused, message)) => {
+            note!("sudolab: {}: {message}", place(&source, &record));
+            Ok(status.max(refused))
+        }
+    }
+}
+
+/// What [`pick_puzzle`] found: the puzzle with its source, the puzzles seen, the reading's status.
+type Picked = (Option<(String, Record)>, usize, Status);
+
+/// The puzzle `--puzzle N` names (the only one without it), with the number of puzzles seen and
+/// the status of the reading. A puzzle's number counts the malformed ones too, as `count`'s
+/// lines do: with a broken first line, --puzzle 2 is the second puzzle of the file, not the
+/// second readable one.
+fn pick_puzzle(target: &ExportTarget) -> anyhow::Result<Picked> {
     let wanted = target.puzzle.unwrap_or(1);
     let mut seen = 0;
     let mut chosen: Option<(String, Record)> = None;
-    // A puzzle's number counts the malformed ones too, as `count`'s lines do: with a broken
-    // first line, --puzzle 2 is the second puzzle of the file, not the second readable one.
     let mut broken: Option<String> = None;
     let status = for_each_item(&target.input, |source, item| {
         match item {
@@ -185,24 +215,7 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
             "the input holds {seen} puzzles: pick one with --puzzle N, or write them all with --out-dir DIR"
         );
     }
-    let Some((source, record)) = chosen else {
-        if seen == 0 {
-            return Ok(status);
-        }
-        bail!("--puzzle {wanted}: the input holds only {seen} puzzles");
-    };
-    match render(&record) {
-        Ok(text) => {
-            let mut out = Out::new();
-            out.write_str(&text)?;
-            out.finish()?;
-            Ok(status)
-        }
-        Err((refused, message)) => {
-            note!("sudolab: {}: {message}", place(&source, &record));
-            Ok(status.max(refused))
-        }
-    }
+    Ok((chosen, seen, status))
 }
 
 pub(crate) fn run_decode(args: &DecodeArgs) -> anyhow::Result<Status> {
