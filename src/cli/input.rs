@@ -16,13 +16,57 @@ pub(crate) fn for_each_record(
     input: &InputArgs,
     mut handle: impl FnMut(&str, &Record) -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
-    for_each_item(input, |name, item| match item {
+    let mut notes = ErrorNotes::default();
+    let status = for_each_item(input, |name, item| match item {
         Ok(record) => handle(name, record),
         Err(problem) => {
-            note!("sudolab: {}", problem.message);
+            notes.note(name, &problem.message);
             Ok(Status::Error)
         }
-    })
+    });
+    notes.finish();
+    status
+}
+
+/// The most input errors printed for one source; the others are counted, and the count is
+/// printed at the end (a binary file of 400 broken lines printed 400 errors).
+pub(crate) const MAX_ERRORS_SHOWN: usize = 20;
+
+/// Prints input errors on standard error, at most [`MAX_ERRORS_SHOWN`] per source.
+#[derive(Default)]
+pub(crate) struct ErrorNotes {
+    /// Errors met per source, in the order the sources came.
+    per_source: Vec<(String, usize)>,
+}
+
+impl ErrorNotes {
+    /// Prints `message` (which names its place) unless `source` already had its share.
+    pub(crate) fn note(&mut self, source: &str, message: &str) {
+        let count = if let Some((_, count)) = self.per_source.iter_mut().find(|(s, _)| s == source)
+        {
+            *count += 1;
+            *count
+        } else {
+            self.per_source.push((source.to_string(), 1));
+            1
+        };
+        if count <= MAX_ERRORS_SHOWN {
+            note!("sudolab: {message}");
+        }
+    }
+
+    /// Says how many errors of each source were not printed.
+    pub(crate) fn finish(&self) {
+        for (source, count) in &self.per_source {
+            if *count > MAX_ERRORS_SHOWN {
+                note!(
+                    "sudolab: {source}: {} more input errors not shown (the first \
+                     {MAX_ERRORS_SHOWN} are above)",
+                    count - MAX_ERRORS_SHOWN
+                );
+            }
+        }
+    }
 }
 
 /// What could not be read, as [`for_each_item`] hands it on.

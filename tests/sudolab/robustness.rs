@@ -458,3 +458,25 @@ fn d22_puzzle_numbers_count_the_malformed_puzzles_too() {
         )
     );
 }
+
+#[test]
+fn input_errors_are_capped_at_twenty_per_source_and_counted() {
+    let dir = scratch("robust-junk");
+    let junk = path(&dir, "junk.txt");
+    std::fs::write(&junk, "x\n".repeat(50)).unwrap();
+    for args in [vec!["count", &junk], vec!["compare", "-s", "fast", &junk]] {
+        let run = sudolab(&args, "");
+        assert_eq!(run.code, 2);
+        let lines: Vec<&str> = run.stderr.lines().collect();
+        assert_eq!(lines.len(), 21, "{}", run.stderr);
+        assert_eq!(
+            lines[20],
+            format!("sudolab: {junk}: 30 more input errors not shown (the first 20 are above)")
+        );
+    }
+    // The report keeps every one.
+    let report = path(&dir, "r.json");
+    let run = sudolab(&["compare", "-s", "fast", &junk, "-r", &report], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(read_report(&report).input_errors.len(), 50);
+}
