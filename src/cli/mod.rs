@@ -72,7 +72,7 @@ enum Command {
     ///
     /// Example: echo ................ | sudolab count --all --stats   # the empty 4x4: 288
     Count(count::CountArgs),
-    /// Compare strategies on a corpus: certify every answer, cross-check verdicts, report.
+    /// Compare strategies on a corpus: certify every answer, cross-check verdicts, report
     ///
     /// Runs each puzzle through every chosen strategy (default: all) with the same solution
     /// limit, certifies every returned grid, and checks that definite verdicts (none, unique,
@@ -95,7 +95,7 @@ enum Command {
     ///     sudolab report a.json b.json
     #[command(verbatim_doc_comment)]
     Compare(compare::CompareArgs),
-    /// Run an experiment file: corpora, strategies and their limits, repeats, order, outputs.
+    /// Run an experiment file: corpora, strategies and their limits, repeats, order, outputs
     ///
     /// Reads a TOML file (schema: docs/experiments/README.md), runs it like 'compare', and
     /// writes a results directory: every report form, the experiment file itself and
@@ -121,7 +121,7 @@ enum Command {
     ///     sudolab report a.json b.json --report all.md
     #[command(verbatim_doc_comment)]
     Report(report::ReportArgs),
-    /// Generate puzzles whose unique solution is proven by a checker engine (and re-proven).
+    /// Generate puzzles whose unique solution is proven by a checker engine (and re-proven)
     ///
     /// Fills a random full grid from a seeded ChaCha stream, then removes clues in random order
     /// (or by symmetric orbits), keeping each removal only while the checker still proves the
@@ -143,7 +143,7 @@ enum Command {
     ///
     /// Example: sudolab verify corpora/generated/12x12.txt
     Verify(generate::VerifyArgs),
-    /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes.
+    /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes
     ///
     /// Text indents by depth and names cells r3c7; jsonl writes one event per line
     /// ({"depth","nodes","event",...}, then a "summary" object); html writes one page that

@@ -13,4 +13,5 @@ mod robustness;
 mod snapshots;
 mod trace;
 mod ux_cli;
+mod ux_input;
 mod ux_reports;

@@ -1,0 +1,102 @@
+//! Input that round-trips and help that reads cleanly (issue 23, NEWCOMER.md #5-#8, #31): the
+//! command line as a first-time user meets it.
+
+use crate::cli::{BOARD_A, BOARD_A_SOLUTION, sudolab};
+
+#[test]
+fn verify_reads_what_generate_json_writes() {
+    let generated = sudolab(&["generate", "-c", "3", "--json", "--size", "4"], "");
+    assert_eq!(generated.code, 0, "{}", generated.stderr);
+    let run = sudolab(&["verify", "-"], &generated.stdout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    assert!(
+        run.stdout.lines().all(|line| line.contains("verified")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn windows_files_and_outside_grid_forms_are_read() {
+    // A byte-order mark and CRLF line endings.
+    let run = sudolab(
+        &["count"],
+        "\u{feff}# saved by Notepad\r\n4..3.....1....2.\r\n",
+    );
+    assert_eq!(run.stdout, "<stdin>:2\tunique\t1\n", "{}", run.stderr);
+    // Board A as nine comma-separated rows, and as nine rows of nine symbols.
+    let rows: Vec<&str> = (0..9).map(|r| &BOARD_A[r * 9..r * 9 + 9]).collect();
+    let csv: String = rows
+        .iter()
+        .map(|row| {
+            let cells: Vec<String> = row.chars().map(String::from).collect();
+            cells.join(",") + "\n"
+        })
+        .collect();
+    let sdk: String = rows
+        .iter()
+        .map(|row| row.replace('0', ".") + "\n")
+        .collect();
+    for text in [csv, sdk] {
+        let run = sudolab(&["solve"], &text);
+        assert_eq!(run.code, 0, "{}\n{}", run.stderr, text);
+        assert_eq!(run.stdout, format!("{BOARD_A_SOLUTION}\n"));
+    }
+    // The popular CSV with a header line.
+    let run = sudolab(
+        &["count"],
+        &format!("quizzes,solutions\n{BOARD_A},{BOARD_A_SOLUTION}\n"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "<stdin>:2\tunique\t1\n");
+}
+
+#[test]
+fn a_hexadecimal_16x16_is_refused_with_a_hint() {
+    let line = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/generated/16x16.txt"),
+    )
+    .unwrap()
+    .lines()
+    .find(|line| !line.starts_with('#'))
+    .unwrap()
+    .split_whitespace()
+    .next()
+    .unwrap()
+    .to_string();
+    // What `tr 1-9A-G 0-9A-F` makes of it.
+    let hex: String = line
+        .chars()
+        .map(|symbol| match symbol {
+            '1'..='9' => char::from(symbol as u8 - 1),
+            'A' => '9',
+            'B'..='G' => char::from(symbol as u8 - 1),
+            other => other,
+        })
+        .collect();
+    let run = sudolab(&["count"], &format!("{hex}\n"));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("written with 0-F (hexadecimal) converts with tr 0-9A-F 1-9A-G"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn command_summaries_end_without_a_period() {
+    let run = sudolab(&["--help"], "");
+    let commands: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    assert!(commands.len() >= 10, "{}", run.stdout);
+    for line in commands {
+        assert!(!line.trim_end().ends_with('.'), "{line}");
+    }
+}
