@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use clap::Args;
@@ -188,7 +188,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
 
     let cancel = interrupt_flag();
     execution.plan.cancel = Some(Arc::clone(&cancel));
-    let progress = progress_bar(&execution.plan);
+    let progress = progress_bar(&execution.plan, &execution.sources);
     if execution.sources.iter().any(Source::is_stdin) && io::stdin().is_terminal() {
         note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
     }
@@ -412,19 +412,49 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     flag
 }
 
+/// How long compare may spend counting the input's puzzles for the progress bar's total
+/// before it starts without one (a spinner).
+const COUNTING_BUDGET: Duration = Duration::from_secs(2);
+
 /// A progress bar of searches on standard error, for people: hidden when standard error is
-/// not a terminal.
-fn progress_bar(plan: &Plan) -> ProgressBar {
+/// not a terminal. When every source can be read twice (files and typed puzzles, not standard
+/// input), the puzzles are counted first, before any search (so the count costs no measured
+/// time), and the bar shows the total and an estimate of the time left (NEWCOMER.md #27);
+/// counting gives up after [`COUNTING_BUDGET`].
+fn progress_bar(plan: &Plan, sources: &[Source]) -> ProgressBar {
     if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let strategies = plan.entries.len() as u64;
-    let bar = match plan.selection {
-        Selection::Sample { size, .. } => {
-            ProgressBar::new(size * strategies).with_style(progress_style(true))
-        }
-        _ => ProgressBar::new_spinner().with_style(progress_style(false)),
+    let puzzles = if sources.iter().any(Source::is_stdin) {
+        None
+    } else {
+        let counting = ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template("{spinner} counting puzzles, {elapsed}")
+                .expect("a valid template"),
+        );
+        counting.enable_steady_tick(Duration::from_millis(200));
+        let started = Instant::now();
+        let counted =
+            experiment::count_selected(Walk::new(sources.to_vec()), plan.selection, || {
+                started.elapsed() > COUNTING_BUDGET
+            });
+        counting.finish_and_clear();
+        counted
     };
+    let total = match (puzzles, plan.selection) {
+        (Some(puzzles), _) => Some(puzzles),
+        (None, Selection::Sample { size, .. }) => Some(size),
+        (None, _) => None,
+    };
+    let bar = match total {
+        Some(puzzles) => {
+            ProgressBar::new(puzzles.saturating_mul(strategies)).with_style(progress_style(true))
+        }
+        None => ProgressBar::new_spinner().with_style(progress_style(false)),
+    };
+    // The first frame now, not at the ticker thread's first tick: a short run shows its total.
+    bar.tick();
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
 }

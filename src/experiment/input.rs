@@ -3,8 +3,8 @@
 
 use crate::corpus::{Met, Walk};
 
-use super::Item;
 use super::side::{SideError, SideFile, SideKind};
+use super::{Item, Selection};
 
 /// A problem met on the way: a malformed puzzle or unreadable source (the walk goes on), or a
 /// side file that contradicts its own format (the walk ends).
@@ -101,4 +101,100 @@ pub fn attach(sides: &Sides, index: u64, item: &mut Item) -> Result<(), SideErro
         }
     }
     Ok(())
+}
+
+/// How many puzzles a run with `selection` takes from `walk`, counted by reading the input
+/// once, without searching (for a progress bar's total): every puzzle, the shard's, or the
+/// sample's size when the input holds that many. `None` when `give_up` says so first (it is
+/// asked every 4,096 records), so that counting a huge input cannot hold up the run.
+pub fn count_selected(
+    walk: Walk,
+    selection: Selection,
+    mut give_up: impl FnMut() -> bool,
+) -> Option<u64> {
+    let (mut ordinal, mut taken) = (0u64, 0u64);
+    for (seen, met) in walk.enumerate() {
+        if seen % 4096 == 4095 && give_up() {
+            return None;
+        }
+        if let Met::Puzzle { .. } = met {
+            let kept = match selection {
+                Selection::Shard(shard) => shard.keeps(ordinal),
+                Selection::All | Selection::Sample { .. } => true,
+            };
+            taken += u64::from(kept);
+            ordinal += 1;
+        }
+    }
+    Some(match selection {
+        Selection::Sample { size, .. } => taken.min(size),
+        Selection::All | Selection::Shard(_) => taken,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::corpus::{Format, Source};
+    use crate::experiment::Shard;
+
+    fn walk(files: &[&str]) -> Walk {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        Walk::new(
+            files
+                .iter()
+                .map(|file| Source {
+                    path: root.join(file),
+                    format: Format::Auto,
+                    shape: None,
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn puzzles_are_counted_as_the_run_takes_them() {
+        // 2 + 10 puzzles; malformed records and comments are not puzzles.
+        let files = ["corpora/reference.txt", "corpora/minimal-16x16.txt"];
+        let count = |selection| count_selected(walk(&files), selection, || false);
+        assert_eq!(count(Selection::All), Some(12));
+        let shards: Vec<Option<u64>> = (1..=5)
+            .map(|index| count(Selection::Shard(Shard { index, count: 5 })))
+            .collect();
+        assert_eq!(shards, [Some(3), Some(3), Some(2), Some(2), Some(2)]);
+        assert_eq!(count(Selection::Sample { size: 5, seed: 1 }), Some(5));
+        assert_eq!(count(Selection::Sample { size: 50, seed: 1 }), Some(12));
+        let malformed = ["corpora/malformed/wrong-length.txt"];
+        let valid = count_selected(walk(&malformed), Selection::All, || false);
+        let items = Items::new(walk(&malformed), Vec::new(), |_| {}).count() as u64;
+        assert_eq!(valid, Some(items));
+    }
+
+    #[test]
+    fn counting_gives_up_when_asked() {
+        let text = "4..3.....1....2.\n".repeat(10_000);
+        let dir = std::env::temp_dir().join(format!("sudolab-count-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("many.txt");
+        std::fs::write(&file, text).unwrap();
+        let many = || {
+            Walk::new(vec![Source {
+                path: file.clone(),
+                format: Format::Auto,
+                shape: None,
+            }])
+        };
+        assert_eq!(
+            count_selected(many(), Selection::All, || false),
+            Some(10_000)
+        );
+        let mut asked = 0;
+        let counted = count_selected(many(), Selection::All, || {
+            asked += 1;
+            asked > 1
+        });
+        assert_eq!((counted, asked), (None, 2));
+    }
 }

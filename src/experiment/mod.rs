@@ -63,7 +63,7 @@ use crate::report::{PuzzleProblem, Row};
 use crate::strategy::{Limits, Stop, Strategy};
 
 pub use file::{Experiment, ExperimentError};
-pub use input::{InputProblem, Items, Sides, attach};
+pub use input::{InputProblem, Items, Sides, attach, count_selected};
 pub use measure::{Repeats, Scratch, measure, measure_all, timer_overhead};
 pub use side::{SideError, SideFile, SideKind};
 

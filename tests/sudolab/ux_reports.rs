@@ -645,3 +645,41 @@ fn reports_older_than_the_reasons_count_them_from_their_rows() {
     let old = sudolab::report::json::read(&value.to_string()).unwrap();
     assert_eq!(old, report);
 }
+
+/// What `command` writes to a terminal (a pseudo-terminal from util-linux's `script`, for
+/// standard output and standard error together), carriage returns as line ends.
+fn on_a_terminal(command: &str) -> String {
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).replace('\r', "\n")
+}
+
+#[test]
+fn the_progress_bar_has_a_total_and_an_eta_on_a_terminal_only() {
+    let binary = env!("CARGO_BIN_EXE_sudolab");
+    // 2 + 20 puzzles, three strategies: 66 searches, counted before the first.
+    let files = "corpora/reference.txt corpora/generated/4x4.txt";
+    let terminal = on_a_terminal(&format!("{binary} compare -s fast,mrv,toggle {files}"));
+    assert!(
+        terminal.contains(" 0/66 searches, 0/s, eta 0s"),
+        "{terminal}"
+    );
+    // Standard input cannot be read twice: a spinner without a total.
+    let terminal = on_a_terminal(&format!(
+        "{binary} compare -s fast,mrv,toggle - < corpora/reference.txt"
+    ));
+    assert!(terminal.contains(" 0 searches, 0/s, 0s"), "{terminal}");
+    assert!(!terminal.contains("/6 searches"), "{terminal}");
+    // In a pipe: no bar at all.
+    let run = sudolab(
+        &["compare", "-s", "fast,mrv,toggle", "corpora/reference.txt"],
+        "",
+    );
+    assert_eq!(run.code, 0);
+    assert!(!run.stderr.contains("searches"), "{}", run.stderr);
+}
