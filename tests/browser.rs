@@ -37,9 +37,9 @@ fn page() -> (PathBuf, Vec<Trace>) {
             BOARD_B,
             "-s",
             "toggle,dlx-knuth",
-            "-f",
+            "--output",
             "html",
-            "-o",
+            "--report",
         ])
         .arg(&file)
         .output()

@@ -87,67 +87,8 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
         ExportCommand::Cnf { target, .. } => (target, "cnf"),
         ExportCommand::Cover { target } => (target, "dlx"),
     };
-    let render = |record: &Record| -> Result<String, (Status, String)> {
-        match command {
-            ExportCommand::Cnf { encoding, .. } => {
-                let side = record.puzzle.side();
-                if side > MAX_SAT_SIDE {
-                    // A refusal, not an answer about the puzzle: an error (exit status 2).
-                    return Err((
-                        Status::Error,
-                        format!(
-                            "the CNF of a {side}x{side} board is too large to export (sides up to {MAX_SAT_SIDE})"
-                        ),
-                    ));
-                }
-                Ok(Cnf::build(&record.puzzle, *encoding).to_dimacs())
-            }
-            ExportCommand::Cover { .. } => match find_conflict(&record.puzzle) {
-                // A negative answer about the puzzle (exit status 1).
-                Some(conflict) => Err((
-                    Status::Negative,
-                    format!("the givens conflict, so no exact cover exists: {conflict}"),
-                )),
-                None => Ok(CoverMatrix::build(&record.puzzle).to_dlx_text(&record.puzzle)),
-            },
-        }
-    };
     if let Some(dir) = &target.out_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        // Two inputs of one file name (d1/p.txt, d2/p.txt) would write the same outputs: the
-        // second input's are refused rather than written over the first's (issue 22, D21).
-        let mut written: std::collections::HashMap<PathBuf, String> =
-            std::collections::HashMap::new();
-        return for_each_record(&target.input, |source, record| {
-            let stem = Path::new(source)
-                .file_stem()
-                .map_or("stdin".into(), |stem| {
-                    // `<stdin>` and `<arg 2>` become `stdin` and `arg-2`.
-                    stem.to_string_lossy()
-                        .replace(['<', '>'], "")
-                        .replace(' ', "-")
-                });
-            let path = dir.join(format!("{stem}-{:05}.{extension}", record.number));
-            if let Some(other) = written.get(&path).filter(|other| *other != source) {
-                bail!(
-                    "{}: already written from {other}; inputs {other} and {source} share a file \
-                     name, so export them to different --out-dir directories",
-                    path.display()
-                );
-            }
-            written.insert(path.clone(), source.to_string());
-            match render(record) {
-                Ok(text) => {
-                    std::fs::write(&path, text)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                    Ok(Status::Success)
-                }
-                Err((status, message)) => {
-                    note!("sudolab: {}: {message}", place(source, record));
-                    Ok(status)
-                }
-            }
-        });
+        return export_to_dir(command, target, dir, extension);
     }
     let (chosen, seen, status) = pick_puzzle(target)?;
     let Some((source, record)) = chosen else {
@@ -159,7 +100,7 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
             target.puzzle.unwrap_or(1)
         );
     };
-    match render(&record) {
+    match render(command, &record) {
         Ok(text) => {
             let mut out = Out::new();
             out.write_str(&text)?;
@@ -171,6 +112,75 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
             Ok(status.max(refused))
         }
     }
+}
+
+/// One puzzle in the form `command` asks for, or why not: a refusal (an error, exit status 2)
+/// or givens that conflict (a negative answer about the puzzle, exit status 1).
+fn render(command: &ExportCommand, record: &Record) -> Result<String, (Status, String)> {
+    match command {
+        ExportCommand::Cnf { encoding, .. } => {
+            let side = record.puzzle.side();
+            if side > MAX_SAT_SIDE {
+                return Err((
+                    Status::Error,
+                    format!(
+                        "the CNF of a {side}x{side} board is too large to export (sides up to {MAX_SAT_SIDE})"
+                    ),
+                ));
+            }
+            Ok(Cnf::build(&record.puzzle, *encoding).to_dimacs())
+        }
+        ExportCommand::Cover { .. } => match find_conflict(&record.puzzle) {
+            Some(conflict) => Err((
+                Status::Negative,
+                format!("the givens conflict, so no exact cover exists: {conflict}"),
+            )),
+            None => Ok(CoverMatrix::build(&record.puzzle).to_dlx_text(&record.puzzle)),
+        },
+    }
+}
+
+/// Writes every puzzle of the input to its own file in `dir` (`--out-dir`).
+fn export_to_dir(
+    command: &ExportCommand,
+    target: &ExportTarget,
+    dir: &Path,
+    extension: &str,
+) -> anyhow::Result<Status> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Two inputs of one file name (d1/p.txt, d2/p.txt) would write the same outputs: the
+    // second input's are refused rather than written over the first's (issue 22, D21).
+    let mut written: std::collections::HashMap<PathBuf, String> = std::collections::HashMap::new();
+    for_each_record(&target.input, |source, record| {
+        let stem = Path::new(source)
+            .file_stem()
+            .map_or("stdin".into(), |stem| {
+                // `<stdin>` and `<arg 2>` become `stdin` and `arg-2`.
+                stem.to_string_lossy()
+                    .replace(['<', '>'], "")
+                    .replace(' ', "-")
+            });
+        let path = dir.join(format!("{stem}-{:05}.{extension}", record.number));
+        if let Some(other) = written.get(&path).filter(|other| *other != source) {
+            bail!(
+                "{}: already written from {other}; inputs {other} and {source} share a file \
+                 name, so export them to different --out-dir directories",
+                path.display()
+            );
+        }
+        written.insert(path.clone(), source.to_string());
+        match render(command, record) {
+            Ok(text) => {
+                std::fs::write(&path, text)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                Ok(Status::Success)
+            }
+            Err((status, message)) => {
+                note!("sudolab: {}: {message}", place(source, record));
+                Ok(status)
+            }
+        }
+    })
 }
 
 /// What [`pick_puzzle`] found: the puzzle with its source, the puzzles seen, the reading's status.

@@ -145,15 +145,15 @@ enum Command {
     Verify(generate::VerifyArgs),
     /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes
     ///
-    /// Text indents by depth and names cells r3c7; jsonl writes one event per line
-    /// ({"depth","nodes","event",...}, then a "summary" object); html writes one page that
-    /// steps through the search on a drawn board (two or more strategies side by side, with
-    /// nodes per depth charted underneath). Every trace ends with a summary: verdict, nodes,
-    /// placements, backtracks and nodes per depth.
+    /// The output form (--output, or the --report file's extension): text indents by depth and
+    /// names cells r3c7; jsonl writes one event per line ({"depth","nodes","event",...}, then a
+    /// "summary" object); html writes one page that steps through the search on a drawn board
+    /// (two or more strategies side by side, with nodes per depth charted underneath). Every
+    /// trace ends with a summary: verdict, nodes, placements, backtracks and nodes per depth.
     ///
     /// Examples:
     ///   sudolab trace 4..3.....1....2. --strategy mrv
-    ///   sudolab trace corpora/reference.txt -p 2 -s toggle,dlx-knuth -f html -o b.html
+    ///   sudolab trace corpora/reference.txt -p 2 -s toggle,dlx-knuth -r b.html
     ///   echo 12......3...4... | sudolab trace -s mrv   # no solution: exit status 1
     #[command(verbatim_doc_comment)]
     Trace(trace::TraceArgs),

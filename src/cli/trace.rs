@@ -123,10 +123,12 @@ fn parse_output_form(text: &str) -> Result<TraceFormat, String> {
     }
     let mut message = format!("expected text, jsonl or html, found '{text}'");
     if text.contains(['.', '/']) {
-        message.push_str(&format!(
+        write!(
+            message,
             "; -o/--output is the output form, as in solve and decode: write to a file with \
              -r/--report {text} (the form then follows its extension)"
-        ));
+        )
+        .expect("String write");
     }
     Err(message)
 }

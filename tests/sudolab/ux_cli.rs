@@ -333,7 +333,7 @@ fn a_cut_trace_counts_up_to_the_cut_and_exits_1() {
             "scan",
             "--max-events",
             "50",
-            "-f",
+            "-o",
             "jsonl",
         ],
         "",
@@ -521,4 +521,53 @@ fn every_help_example_runs_on_a_fresh_clone() {
     assert_eq!(without_examples, ["explain", "strategies", "export"]);
     assert!(ran.len() >= 20, "{ran:#?}");
     eprintln!("{}", ran.join("\n"));
+}
+
+#[test]
+fn trace_options_mean_what_they_mean_elsewhere() {
+    // -f is the input form, -o the output form, -r the file, as in the other commands.
+    let run = sudolab(
+        &["trace", "-f", "grid", "-s", "mrv", "-o", "jsonl"],
+        "4 0 0 3\n0 0 0 0\n0 1 0 0\n0 0 2 0\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("{\"depth\":0,\"nodes\":1,\"event\":\"choose\""),
+        "{}",
+        run.stdout
+    );
+    let scratch = std::env::temp_dir().join(format!("sudolab-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let page = scratch.join("b.html");
+    let run = sudolab(&["trace", PUZZLE_4X4, "-r", page.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.starts_with("<!DOCTYPE html>"),
+        "the form follows the extension"
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+    // The old spellings are refused with the new ones.
+    let run = sudolab(&["trace", PUZZLE_4X4, "-f", "html"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains(
+            "'html' is an output form: trace writes it with -o/--output html (and to a file with \
+             -r/--report FILE); -f/--format is the input form (auto, line, grid, json), as in \
+             every command"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = sudolab(&["trace", PUZZLE_4X4, "-o", "b.html"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains(
+            "expected text, jsonl or html, found 'b.html'; -o/--output is the output form, as in \
+             solve and decode: write to a file with -r/--report b.html"
+        ),
+        "{}",
+        run.stderr
+    );
 }
