@@ -69,9 +69,8 @@ fn a_hexadecimal_16x16_is_refused_with_a_hint() {
     let hex: String = line
         .chars()
         .map(|symbol| match symbol {
-            '1'..='9' => char::from(symbol as u8 - 1),
             'A' => '9',
-            'B'..='G' => char::from(symbol as u8 - 1),
+            '1'..='9' | 'B'..='G' => char::from(symbol as u8 - 1),
             other => other,
         })
         .collect();
