@@ -61,7 +61,7 @@ pub(crate) struct ExportTarget {
 
     /// Export the N-th puzzle of the input (counting from 1); by default the input must hold
     /// exactly one puzzle, unless --out-dir is given.
-    #[arg(long, short = 'n', value_name = "N", value_parser = super::parse_position)]
+    #[arg(long, short = 'p', value_name = "N", value_parser = super::parse_position)]
     puzzle: Option<usize>,
 
     /// Write every puzzle to its own file in DIR (FILE-00001.cnf or .dlx, ...) instead of

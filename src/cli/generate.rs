@@ -46,7 +46,7 @@ const MRV_RATING_BUDGET: u64 = 10_000_000;
 #[derive(Debug, Args)]
 pub(crate) struct GenerateArgs {
     /// Board side: 4, 6, 9, 12, 16, 25, ... (boxes as square as the side allows; 6 is 2x3).
-    #[arg(long, short = 'n', default_value_t = 9, conflicts_with = "box_shape")]
+    #[arg(long, default_value_t = 9, conflicts_with = "box_shape")]
     size: usize,
 
     /// Box shape, rows x columns, instead of --size (3x4 for 12x12 with 3-row boxes).

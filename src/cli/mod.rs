@@ -416,4 +416,36 @@ mod tests {
         use clap::CommandFactory;
         Cli::command().debug_assert();
     }
+
+    /// One meaning per short flag (NEWCOMER #16): `-o` is an output form wherever it exists,
+    /// `-p` a puzzle's position, `-f` the input form, `-s` the strategies, and so on.
+    #[test]
+    fn a_short_flag_means_the_same_long_option_in_every_subcommand() {
+        use clap::CommandFactory;
+        fn walk(command: &clap::Command, seen: &mut Vec<(char, String, String)>) {
+            for arg in command.get_arguments() {
+                if let (Some(short), Some(long)) = (arg.get_short(), arg.get_long()) {
+                    seen.push((short, long.to_string(), command.get_name().to_string()));
+                }
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, seen);
+            }
+        }
+        let mut seen = Vec::new();
+        walk(&Cli::command(), &mut seen);
+        // `--strategy` (one engine: solve, count) and `--strategies` (several) share `-s`.
+        let same =
+            |a: &str, b: &str| a == b || a.trim_end_matches("ies") == b.trim_end_matches('y');
+        for (short, long, command) in &seen {
+            for (other_short, other_long, other_command) in &seen {
+                assert!(
+                    short != other_short || same(long, other_long) || same(other_long, long),
+                    "-{short} is --{long} in {command} but --{other_long} in {other_command}"
+                );
+            }
+        }
+        let shorts: Vec<char> = seen.iter().map(|(short, ..)| *short).collect();
+        assert!(shorts.contains(&'p') && shorts.contains(&'o') && !shorts.contains(&'n'));
+    }
 }

@@ -19,7 +19,7 @@ pub(crate) struct RunArgs {
     file: PathBuf,
 
     /// The results directory, instead of the file's [output] dir (default results/NAME).
-    #[arg(long, short = 'o', value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
 

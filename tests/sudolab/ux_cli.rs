@@ -249,7 +249,7 @@ fn puzzle_positions_count_from_one_and_refusals_are_errors() {
     for args in [
         &["trace", "corpora/reference.txt", "-p", "0"][..],
         &["trace", "corpora/reference.txt", "--puzzle-number", "0"][..],
-        &["export", "cnf", "-n", "0", "corpora/reference.txt"][..],
+        &["export", "cnf", "-p", "0", "corpora/reference.txt"][..],
         &["export", "cover", "--puzzle", "0", "corpora/reference.txt"][..],
     ] {
         let run = sudolab(args, "");
