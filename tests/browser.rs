@@ -189,3 +189,94 @@ fn the_end_of_the_page_shows_the_counts_compare_reports() {
         .unwrap();
     assert!(out.status.success() && png.is_file());
 }
+
+/// The inner HTML of the `<div>` with this id (no elements inside).
+fn div<'a>(dom: &'a str, id: &str) -> &'a str {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let open = start + dom[start..].find('>').unwrap() + 1;
+    &dom[open..open + dom[open..].find("</div>").unwrap()]
+}
+
+const BOARD_B_SOLUTION: &str =
+    "548761923217983456963542187392857641176294835854316792731428569425679318689135274";
+
+/// The digits the board of panel `k` shows (0 for a cell without a digit).
+fn board(dom: &str, k: usize) -> Vec<u8> {
+    (0..81)
+        .map(|cell| {
+            let td = element(dom, &format!("cell-{k}-{cell}"));
+            td.parse().unwrap_or(0)
+        })
+        .collect()
+}
+
+#[test]
+fn the_end_shows_the_solution_the_search_found_and_undid() {
+    let (file, _) = page();
+    let dom = dom(&file, "end");
+    let solution: Vec<u8> = BOARD_B_SOLUTION.bytes().map(|b| b - b'0').collect();
+    for k in 0..2 {
+        assert_eq!(board(&dom, k), solution, "panel {k}");
+        assert_eq!(
+            div(&dom, &format!("solution-note-{k}")),
+            "solution 1 shown; the search then undid its moves to look for another"
+        );
+    }
+    // One step back from the end, the board is the search's own again (the givens, and the
+    // one cell its last undo has not reached).
+    let dom = self::dom(&file, "end;keys=ArrowLeft");
+    assert_eq!(div(&dom, "solution-note-0"), "");
+    let shown = board(&dom, 0);
+    let filled = shown.iter().filter(|v| **v != 0).count();
+    assert_eq!(filled, BOARD_B.bytes().filter(|b| *b != b'0').count() + 1);
+}
+
+#[test]
+fn the_arrow_keys_home_and_end_step_like_the_buttons() {
+    let (file, traces) = page();
+    let puzzle = parse_line_record(BOARD_B.as_bytes(), None, 1)
+        .unwrap()
+        .puzzle;
+    let total = traces[0].events.len();
+    // 40 steps, then right, right, left: step 41, as the library replays it.
+    let dom = dom(&file, "40;keys=ArrowRight,ArrowRight,ArrowLeft");
+    assert!(dom.contains(&format!("step 41 of {total}")), "{dom}");
+    for (k, trace) in traces.iter().enumerate() {
+        let (board, counters) = expected(trace, &puzzle, 41);
+        assert!(element(&dom, &format!("counters-{k}")).starts_with(&counters));
+        let shown: Vec<u8> = self::board(&dom, k);
+        assert_eq!(shown, board, "panel {k}");
+    }
+    let dom = self::dom(&file, "40;keys=End");
+    assert!(dom.contains(&format!("step {total} of {total}")));
+    assert!(element(&dom, "counters-0").contains("finished: unique"));
+    let dom = self::dom(&file, "40;keys=End,Home");
+    assert!(dom.contains(&format!("step 0 of {total}")));
+    assert!(element(&dom, "counters-0").starts_with("event 0 of"));
+}
+
+#[test]
+fn the_depth_chart_has_a_labelled_linear_axis_and_a_legend() {
+    let (file, traces) = page();
+    let dom = dom(&file, "1");
+    let chart = &dom[dom.find("id=\"depth-chart\"").expect("the chart")..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    assert!(chart.contains(">nodes at this depth</text>"), "{chart}");
+    assert!(chart.contains(">depth (choices made on the path from the root)</text>"));
+    // toggle's busiest depth has 328 nodes: ticks every 100 up to 400.
+    assert_eq!(traces[0].nodes_per_depth.iter().max(), Some(&328));
+    let ticks: Vec<&str> = chart
+        .match_indices("class=\"ytick\"")
+        .map(|(at, _)| {
+            let text = &chart[at..];
+            let open = text.find('>').unwrap() + 1;
+            &text[open..text.find("</text>").unwrap()]
+        })
+        .collect();
+    assert_eq!(ticks, ["0", "100", "200", "300", "400"]);
+    let legend = div(&dom, "chart-legend");
+    assert!(legend.contains("toggle (2165 nodes)"), "{legend}");
+    assert!(legend.contains("dlx-knuth (112 nodes)"), "{legend}");
+}

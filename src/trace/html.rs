@@ -3,9 +3,12 @@
 //!
 //! The page draws each board with its candidates, highlights the chosen cell (or the row,
 //! column, box or cell of the chosen exact-cover item), shows depth and counters, steps forward
-//! and back, plays at a chosen speed, jumps to the next backtrack or solution, and draws the
-//! nodes per depth of every strategy under the boards. `#step=N` in the address steps N times
-//! on load (`#step=end` to the end): the browser test uses it.
+//! and back (also with the arrow keys, Home and End), plays at a chosen speed, jumps to the next
+//! backtrack or solution, shows the first solution at the end (a uniqueness search has undone
+//! its moves by then), and draws the nodes per depth of every strategy under the boards, on a
+//! labelled axis (linear, or log on request). `#step=N` in the address steps N times on load
+//! (`#step=end` to the end), and `keys=ArrowRight,Home,...` after it presses those keys: the
+//! browser test uses both.
 
 use serde_json::{Value, json};
 
@@ -104,9 +107,17 @@ table.board td.hi{background:#ffe082}
 table.board td.house{background:#fff8e1}
 table.board td.now{outline:3px solid #e65100;outline-offset:-3px}
 td .cand{font-size:9px;color:#888;line-height:1.05;display:block;letter-spacing:1px}
-.info{font-family:ui-monospace,monospace;font-size:13px;white-space:pre;margin:.3em 0}
+.info{font-family:ui-monospace,monospace;font-size:13px;white-space:pre;margin:.3em 0;
+  min-height:4.2em}
+.solution-note{font-size:13px;color:#2e7d32;margin:.2em 0;min-height:1.2em;max-width:32em}
 .done{color:#2e7d32;font-weight:bold}.cut{color:#b00;font-weight:bold}
-#chart{margin-top:1.5em}
+#chart{margin-top:1.5em;max-width:100%}
+#chart svg{max-width:100%;height:auto}
+#chart-legend{display:flex;gap:1.2em;flex-wrap:wrap;font-size:13px;margin:.3em 0}
+#chart-legend span.swatch{display:inline-block;width:12px;height:12px;margin-right:4px;
+  vertical-align:-1px}
+#chart-head{display:flex;gap:1.5em;align-items:baseline;flex-wrap:wrap}
+#chart-head h2{font-size:1.1em;margin:0}
 </style></head><body>
 <h1>sudolab trace: {{TITLE}}</h1>
 <div id="controls">
@@ -122,8 +133,12 @@ td .cand{font-size:9px;color:#888;line-height:1.05;display:block;letter-spacing:
 <button id="nextSolution" title="run to the next solution">next solution</button>
 <button id="end" title="to the end">end &raquo;</button>
 <span id="step"></span>
+<span id="keys-help" style="font-size:12px;color:#666">keys: &larr; &rarr; step, Home, End</span>
 </div>
 <div id="panels"></div>
+<div id="chart-head"><h2>Nodes per depth</h2>
+<label><input type="checkbox" id="log-scale"> log scale</label></div>
+<div id="chart-legend"></div>
 <div id="chart"></div>
 <script type="application/json" id="data">{{DATA}}</script>
 <script>
@@ -163,8 +178,14 @@ const panels = data.traces.map((t, k) => {
   info.className = "info";
   info.id = "counters-" + k;
   div.appendChild(info);
+  const note = document.createElement("div");
+  note.className = "solution-note";
+  note.id = "solution-note-" + k;
+  div.appendChild(note);
   document.getElementById("panels").appendChild(div);
-  return {t, cells, info, board: data.givens.slice(), applied: 0, placements: 0, backtracks: 0};
+  // solutions: the board at each solution event applied so far (a stack, for stepping back).
+  return {t, cells, info, note, board: data.givens.slice(), solutions: [], applied: 0,
+    placements: 0, backtracks: 0};
 });
 const longest = Math.max(...data.traces.map(t => t.events.length));
 let step = 0, timer = null;
@@ -173,11 +194,13 @@ function apply(p, i) {
   const e = p.t.events[i];
   if (e[0] === 4) { p.board[e[3]] = e[4]; p.placements++; }
   if (e[0] === 5) { p.board[e[3]] = 0; p.backtracks++; }
+  if (e[0] === 7) p.solutions.push(p.board.slice());
 }
 function unapply(p, i) {
   const e = p.t.events[i];
   if (e[0] === 4) { p.board[e[3]] = 0; p.placements--; }
   if (e[0] === 5) { p.board[e[3]] = e[4]; p.backtracks--; }
+  if (e[0] === 7) p.solutions.pop();
 }
 function forward() {
   if (step >= longest) return false;
@@ -222,8 +245,12 @@ function draw() {
     let house = [];
     if (last && last[0] >= 1 && last[0] <= 3) house = itemCells(p.t.items[last[3]]);
     const showCandidates = n <= 9;
+    const done = p.applied === p.t.events.length;
+    // At the end, a search that went on after its solution (to prove it unique) has undone
+    // every move: show the first solution instead of the bare givens.
+    const shown = done && p.solutions.length > 0 ? p.solutions[0] : p.board;
     p.cells.forEach((td, i) => {
-      const v = p.board[i];
+      const v = shown[i];
       td.className = data.givens[i] ? "given" : (v ? "placed" : "");
       if (house.includes(i)) td.classList.add("house");
       if (i === now) td.classList.add("now", "hi");
@@ -231,7 +258,11 @@ function draw() {
       else if (showCandidates) td.innerHTML = '<span class="cand">' + candidates(p.board, i).join("") + "</span>";
       else td.textContent = "";
     });
-    const done = p.applied === p.t.events.length;
+    p.note.textContent = done && p.solutions.length > 0
+      ? "solution 1" + (p.solutions.length > 1 ? " of " + p.solutions.length + " found" : "") +
+        " shown" + (p.board.some((v, i) => v !== p.solutions[0][i])
+          ? "; the search then undid its moves to look for another" : "")
+      : "";
     const depth = last ? last[1] : 0, nodes = last ? last[2] : 0;
     let text = "event " + p.applied + " of " + p.t.events.length + ": " +
       (last ? p.t.words[p.applied - 1] : "(start)") + "\n" +
@@ -263,6 +294,20 @@ document.getElementById("start").onclick = () => { stop(); while (step > 0) back
 document.getElementById("end").onclick = () => { stop(); while (forward()); draw(); };
 document.getElementById("nextBacktrack").onclick = () => { stop(); runUntil(5); };
 document.getElementById("nextSolution").onclick = () => { stop(); runUntil(7); };
+// Arrow keys step, Home and End go to the start and the end (not while a menu has the focus).
+function key(name) {
+  if (name === "ArrowRight") { stop(); forward(); }
+  else if (name === "ArrowLeft") { stop(); back(); }
+  else if (name === "Home") { stop(); while (step > 0) back(); }
+  else if (name === "End") { stop(); while (forward()); }
+  else return false;
+  draw();
+  return true;
+}
+document.addEventListener("keydown", e => {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.target.tagName === "SELECT") return;
+  if (key(e.key)) e.preventDefault();
+});
 document.getElementById("play").onclick = () => {
   if (timer) { stop(); return; }
   const rate = +document.getElementById("speed").value;
@@ -276,37 +321,66 @@ document.getElementById("play").onclick = () => {
   }, 1000 / Math.min(rate, 50));
 };
 
-// Nodes per depth, one bar per strategy at each depth (bar height on a log scale).
-(function chart() {
-  const colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"];
-  const depths = Math.max(...data.traces.map(t => t.nodesPerDepth.length));
+// Nodes per depth, one bar per strategy at each depth, on a labelled axis: linear by default
+// (bar heights compare as the counts do), log on request (decades 1, 10, 100, ...).
+const colours = ["#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000",
+  "#a08c00", "#999999", "#8c510a"];
+function niceStep(x) {
+  const p = Math.pow(10, Math.floor(Math.log10(x))), m = x / p;
+  return Math.max(1, (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p);
+}
+function drawChart() {
+  const log = document.getElementById("log-scale").checked;
+  const depths = Math.max(1, ...data.traces.map(t => t.nodesPerDepth.length));
   const most = Math.max(1, ...data.traces.flatMap(t => t.nodesPerDepth));
-  const w = Math.max(600, depths * data.traces.length * 6 + 80), h = 240, left = 50, bottom = 30;
-  const slot = (w - left - 10) / Math.max(1, depths), bar = slot / (data.traces.length + 1);
-  const y = v => v <= 0 ? 0 : (Math.log10(v + 1) / Math.log10(most + 1)) * (h - bottom - 20);
-  let svg = '<svg xmlns="http://www.w3.org/2000/svg" id="depth-chart" width="' + w + '" height="' + h + '">';
-  svg += '<text x="' + left + '" y="14" font-size="13">nodes per depth (bar height: log scale; hover for counts)</text>';
+  const ticks = [0];
+  if (log) { for (let v = 1; ticks[ticks.length - 1] < most; v *= 10) ticks.push(v); }
+  else { const s = niceStep(most / 4); for (let v = s; ticks[ticks.length - 1] < most; v += s) ticks.push(v); }
+  const topTick = ticks[ticks.length - 1];
+  const left = 70, right = 12, top = 12, bottom = 42, h = 280, plotH = h - top - bottom;
+  const w = Math.max(560, Math.min(1400, depths * data.traces.length * 6 + left + right));
+  const slot = (w - left - right) / depths, bar = slot / (data.traces.length + 1);
+  const y = v => v <= 0 ? 0 : (log ? Math.log10(v + 1) / Math.log10(topTick + 1) : v / topTick) * plotH;
+  let svg = '<svg xmlns="http://www.w3.org/2000/svg" id="depth-chart" width="' + w + '" height="' + h +
+    '" viewBox="0 0 ' + w + " " + h + '" font-family="sans-serif">';
+  for (const v of ticks) {
+    const ty = (h - bottom - y(v)).toFixed(1);
+    svg += '<line x1="' + left + '" y1="' + ty + '" x2="' + (w - right) + '" y2="' + ty + '" stroke="#e4e4e4"/>' +
+      '<text class="ytick" x="' + (left - 6) + '" y="' + ty + '" dy="4" font-size="12" text-anchor="end">' +
+      v.toLocaleString("en") + "</text>";
+  }
   data.traces.forEach((t, k) => {
-    svg += '<rect x="' + (w - 160) + '" y="' + (24 + k * 16) + '" width="10" height="10" fill="' + colours[k % 5] + '"/>' +
-      '<text x="' + (w - 145) + '" y="' + (33 + k * 16) + '" font-size="12">' + t.strategy + " (" + t.nodes + ")</text>";
     t.nodesPerDepth.forEach((v, d) => {
       const bh = y(v), x = left + d * slot + k * bar;
       svg += '<rect x="' + x.toFixed(1) + '" y="' + (h - bottom - bh).toFixed(1) + '" width="' +
-        Math.max(1, bar - 1).toFixed(1) + '" height="' + bh.toFixed(1) + '" fill="' + colours[k % 5] +
+        Math.max(1, bar - 1).toFixed(1) + '" height="' + bh.toFixed(1) + '" fill="' + colours[k % 10] +
         '"><title>' + t.strategy + ", depth " + d + ": " + v + " nodes</title></rect>";
     });
   });
   for (let d = 0; d < depths; d += Math.max(1, Math.ceil(depths / 20))) {
-    svg += '<text x="' + (left + d * slot).toFixed(1) + '" y="' + (h - bottom + 14) + '" font-size="11">' + d + "</text>";
+    svg += '<text class="xtick" x="' + (left + (d + 0.5) * slot).toFixed(1) + '" y="' + (h - bottom + 15) +
+      '" font-size="12" text-anchor="middle">' + d + "</text>";
   }
-  svg += '<text x="' + left + '" y="' + (h - 2) + '" font-size="12">depth</text>';
-  svg += '<line x1="' + left + '" y1="' + (h - bottom) + '" x2="' + (w - 10) + '" y2="' + (h - bottom) + '" stroke="#333"/></svg>';
+  svg += '<line x1="' + left + '" y1="' + top + '" x2="' + left + '" y2="' + (h - bottom) + '" stroke="#333"/>' +
+    '<line x1="' + left + '" y1="' + (h - bottom) + '" x2="' + (w - right) + '" y2="' + (h - bottom) + '" stroke="#333"/>' +
+    '<text id="y-label" x="14" y="' + (top + plotH / 2) + '" font-size="13" text-anchor="middle" transform="rotate(-90 14 ' +
+    (top + plotH / 2) + ')">nodes at this depth' + (log ? " (log scale)" : "") + "</text>" +
+    '<text id="x-label" x="' + (left + (w - left - right) / 2) + '" y="' + (h - 6) +
+    '" font-size="13" text-anchor="middle">depth (choices made on the path from the root)</text></svg>';
   document.getElementById("chart").innerHTML = svg;
-})();
+}
+document.getElementById("chart-legend").innerHTML = data.traces.map((t, k) =>
+  '<span><span class="swatch" style="background:' + colours[k % 10] + '"></span>' + t.strategy +
+  " (" + t.nodes + " nodes)</span>").join("");
+document.getElementById("log-scale").onchange = drawChart;
+drawChart();
 
 const hash = /step=(\w+)/.exec(location.hash);
 if (hash) { if (hash[1] === "end") { while (forward()); } else { for (let i = 0; i < +hash[1]; i++) forward(); } }
 draw();
+// keys=ArrowRight,Home,...: the keys pressed in turn, through the page's own key handler.
+const keys = /keys=([\w,]+)/.exec(location.hash);
+if (keys) for (const k of keys[1].split(",")) document.dispatchEvent(new KeyboardEvent("keydown", {key: k}));
 </script>
 </body></html>
 "##;
