@@ -221,10 +221,13 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         out.write_str(&text)?;
         out.finish()?;
     }
-    // The summary goes to standard error too when the events go to a file or a page.
-    if args.report.is_some() || form != TraceFormat::Text {
+    // The summary goes to standard error too when the events go to a file or to a page on
+    // standard output; JSON lines on standard output end with their own summary object
+    // (NEWCOMER #31). Like every diagnostic, it is dropped when standard error is closed.
+    if args.report.is_some() || form == TraceFormat::Html {
         for traced in &traces {
-            eprint!("{}", trace::summary(traced));
+            use std::io::Write as _;
+            let _ = std::io::stderr().write_all(trace::summary(traced).as_bytes());
         }
     }
     // Like `count`: a puzzle without a solution, or a search cut or given up, is a negative

@@ -358,11 +358,25 @@ fn a_cut_trace_counts_up_to_the_cut_and_exits_1() {
         summary["counters"]["backtracks"].as_u64(),
         Some(count("undo"))
     );
+    // The text form says so in its summary.
+    let run = sudolab(
+        &[
+            "trace",
+            "corpora/reference.txt",
+            "-p",
+            "2",
+            "-s",
+            "scan",
+            "--max-events",
+            "50",
+        ],
+        "",
+    );
     assert!(
-        run.stderr
+        run.stdout
             .contains("\nnodes 17  placements 16  backtracks 11  (counted up to the cut)\n"),
         "{}",
-        run.stderr
+        run.stdout
     );
     // A whole trace of a unique puzzle is a success.
     let run = sudolab(&["trace", PUZZLE_4X4, "-s", "dlx-knuth"], "");

@@ -99,3 +99,15 @@ fn command_summaries_end_without_a_period() {
         assert!(!line.trim_end().ends_with('.'), "{line}");
     }
 }
+
+#[test]
+fn a_json_lines_trace_on_standard_output_keeps_standard_error_quiet() {
+    let run = sudolab(
+        &["trace", "-s", "mrv", "-o", "jsonl", "4..3.....1....2."],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "");
+    let last = run.stdout.lines().last().unwrap();
+    assert!(last.contains("\"summary\""), "{last}");
+}
