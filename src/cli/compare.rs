@@ -20,6 +20,7 @@ use sudolab::experiment::{
 use sudolab::report::{Aggregator, PuzzleProblem, Report, Sink, counter_union, text};
 use sudolab::strategy::{self, Counter, Limits, Strategy};
 
+use super::input::ErrorNotes;
 use super::output::colour_on_stdout;
 use super::{ReadArgs, Status, parse_duration, parse_jobs, strategies_named};
 
@@ -39,8 +40,12 @@ pub(crate) struct CompareArgs {
 
     /// Stop each search at this many solutions: 2 gives a uniqueness verdict, 1 only solves,
     /// 0 counts every solution.
-    #[arg(long, short = 'l', default_value_t = 2)]
+    #[arg(long, short = 'l', default_value_t = 2, conflicts_with = "all")]
     limit: u64,
+
+    /// Count every solution (the same as --limit 0).
+    #[arg(long)]
+    all: bool,
 
     /// Node budget per search; a search that uses it up reports 'unknown'.
     #[arg(long, value_name = "N")]
@@ -126,7 +131,8 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     } else {
         args.files.clone()
     };
-    let mut limits = Limits::solutions(args.limit).with_timeout(args.timeout);
+    let limit = if args.all { 0 } else { args.limit };
+    let mut limits = Limits::solutions(limit).with_timeout(args.timeout);
     limits.max_nodes = args.max_nodes;
     let plan = Plan {
         repeats: Repeats {
@@ -194,12 +200,16 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     }
     let mut input_errors = Vec::new();
     let mut fatal = None;
+    let mut notes = ErrorNotes::default();
     let items = Items::new(
         Walk::new(execution.sources.clone()),
         execution.sides.clone(),
         |problem| match problem {
             InputProblem::Skipped(message) => {
-                progress.suspend(|| note!("sudolab: {message}"));
+                // Messages start with their source's name; at most 20 are printed per source,
+                // and the report keeps them all.
+                let source = message.split(": ").next().unwrap_or_default().to_string();
+                progress.suspend(|| notes.note(&source, &message));
                 input_errors.push(message);
             }
             InputProblem::Fatal(err) => fatal = Some(err),
@@ -234,6 +244,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         Ok::<(), anyhow::Error>(())
     })??;
     progress.finish_and_clear();
+    notes.finish();
     if let Some(err) = fatal.or(side_error) {
         return Err(err.into());
     }

@@ -68,8 +68,12 @@ pub(crate) struct TraceArgs {
 
     /// Stop at this many solutions: 2 (the default) traces the uniqueness check that
     /// 'sudolab compare' times, 1 only the way to the first solution, 0 every solution.
-    #[arg(long, short = 'l', default_value_t = 2)]
+    #[arg(long, short = 'l', default_value_t = 2, conflicts_with = "all")]
     limit: u64,
+
+    /// Trace the search for every solution (the same as --limit 0).
+    #[arg(long)]
+    all: bool,
 
     /// Box shape, rows x columns, for sides with several (6x6 defaults to 2x3).
     #[arg(long = "box", value_name = "RxC")]
@@ -197,7 +201,7 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         let traced = trace::record(
             engine,
             &puzzle,
-            args.limit,
+            if args.all { 0 } else { args.limit },
             &Limits::default(),
             args.max_events,
         )

@@ -73,8 +73,13 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
     }
     writeln!(
         out,
-        "{} puzzles, limit {}{}",
+        "{} {}, limit {}{}",
         report.puzzles,
+        if report.puzzles == 1 {
+            "puzzle"
+        } else {
+            "puzzles"
+        },
         limit_text(report.context.limit),
         report
             .incomplete_reason()

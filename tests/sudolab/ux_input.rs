@@ -111,3 +111,28 @@ fn a_json_lines_trace_on_standard_output_keeps_standard_error_quiet() {
     let last = run.stdout.lines().last().unwrap();
     assert!(last.contains("\"summary\""), "{last}");
 }
+
+#[test]
+fn all_means_every_solution_in_count_compare_and_trace() {
+    let empty = "................";
+    let run = sudolab(&["count", "--all", "-"], &format!("{empty}\n"));
+    assert_eq!(run.stdout, "<stdin>:1\tmultiple\t288\n");
+    let run = sudolab(
+        &["compare", "--all", "-s", "dlx-knuth", "-"],
+        &format!("{empty}\n"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("1 puzzle, limit none"),
+        "{}",
+        run.stdout
+    );
+    let run = sudolab(
+        &["trace", "--all", "-s", "dlx-knuth", "-o", "jsonl", empty],
+        "",
+    );
+    let summary = run.stdout.lines().last().unwrap();
+    assert!(summary.contains("\"solutions\":288"), "{summary}");
+    let run = sudolab(&["compare", "--all", "--limit", "3", "-"], "");
+    assert_eq!(run.code, 2);
+}
