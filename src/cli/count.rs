@@ -112,7 +112,7 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
             Some(_) if verdict == Verdict::Solved => run.count.found.to_string(),
             Some(_) => format!("{}+", run.count.found),
         };
-        let time_us = run.best.as_secs_f64() * 1e6;
+        let time_us = run.best.as_nanos() as f64 / 1e3;
         let line = if args.json {
             let mut object = json!({
                 "source": source,

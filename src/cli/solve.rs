@@ -81,7 +81,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         let stats_text = format!(
             "strategy={} time_us={:.1} {}",
             strategy.name(),
-            elapsed.as_secs_f64() * 1e6,
+            elapsed.as_nanos() as f64 / 1e3,
             outcome.stats
         );
         if let Some(invalid) = &outcome.invalid {
@@ -114,7 +114,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             fields.insert("line".into(), json!(record.line));
             if args.stats {
                 fields.insert("strategy".into(), json!(strategy.name()));
-                fields.insert("time_us".into(), json!(elapsed.as_secs_f64() * 1e6));
+                fields.insert("time_us".into(), json!(elapsed.as_nanos() as f64 / 1e3));
                 fields.insert("stats".into(), json!(outcome.stats));
             }
         }

@@ -136,3 +136,13 @@ fn all_means_every_solution_in_count_compare_and_trace() {
     let run = sudolab(&["compare", "--all", "--limit", "3", "-"], "");
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn json_times_are_whole_nanoseconds_in_microseconds() {
+    // `secs_f64() * 1e6` printed 34.471000000000004; nanoseconds / 1e3 print as they are.
+    let run = sudolab(&["count", "--json", "--stats", "-"], "4..3.....1....2.\n");
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let time = value["time_us"].to_string();
+    let decimals = time.split('.').nth(1).map_or(0, str::len);
+    assert!(decimals <= 3, "{time}");
+}
