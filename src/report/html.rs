@@ -1,35 +1,56 @@
 //! The HTML report: one self-contained file (inline CSS, inline SVG charts, nothing fetched).
 //!
 //! Charts are drawn by `plotters` with its SVG backend only: the time distribution of each
-//! strategy (cumulative, log time axis), mean nodes per strategy, and mean nodes against the
-//! number of clues.
+//! strategy (cumulative, log time axis), mean nodes per strategy (dots on a log axis, with
+//! their values), and mean nodes against the number of clues. Log axes start at the decade of
+//! the smallest value; every axis names its quantity and unit; legends are HTML lists under
+//! the charts, never on the data. A report that mixes board sizes gets the charts once per
+//! size: a 4x4 and a 25x25 time do not belong in one distribution.
 
 use std::fmt::Write as _;
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::markdown::context_pairs;
 use super::table::{Align, Emphasis, Table, rows_table, summary_table};
 use super::{Report, Summary};
 
-const WIDTH: u32 = 760;
-const HEIGHT: u32 = 380;
+/// The size of a chart when a report has one board size.
+const LARGE: (u32, u32) = (760, 380);
+/// The size of each chart when a report has several board sizes (two side by side).
+const SMALL: (u32, u32) = (540, 330);
 
-/// A colour per strategy, stable across charts.
+/// A colour per strategy, stable across charts: Okabe and Ito's palette for colour-blind
+/// readers (no two reds), then three more.
 fn colour(index: usize) -> RGBColor {
     const PALETTE: [RGBColor; 10] = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-        RGBColor(188, 189, 34),
-        RGBColor(23, 190, 207),
+        RGBColor(0, 114, 178),
+        RGBColor(230, 159, 0),
+        RGBColor(0, 158, 115),
+        RGBColor(213, 94, 0),
+        RGBColor(204, 121, 167),
+        RGBColor(86, 180, 233),
+        RGBColor(0, 0, 0),
+        RGBColor(160, 140, 0),
+        RGBColor(153, 153, 153),
+        RGBColor(140, 81, 10),
     ];
     PALETTE[index % PALETTE.len()]
+}
+
+/// A colour as CSS writes it.
+fn hex(colour: RGBColor) -> String {
+    format!("#{:02x}{:02x}{:02x}", colour.0, colour.1, colour.2)
+}
+
+/// What a chart draws of one strategy: its colour index, name, times and mean nodes (over
+/// every puzzle, or over one board size).
+struct Line<'a> {
+    index: usize,
+    name: &'a str,
+    time_cdf: &'a [(f64, f64)],
+    nodes_mean: Option<f64>,
 }
 
 /// Renders the whole report as one HTML page.
@@ -43,7 +64,12 @@ pub fn render(report: &Report) -> String {
          table{border-collapse:collapse;margin:1em 0;font-size:14px}\n\
          th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right}\n\
          th{background:#f0f0f0}.bad{color:#b00;font-weight:bold}.warn{color:#a60}\n\
-         figure{margin:1em 0}figcaption{font-size:14px;color:#555}\n\
+         figure{margin:1em 0}figcaption{font-size:14px;color:#555;max-width:760px}\n\
+         .charts{display:flex;flex-wrap:wrap;gap:0 20px}.charts figure{width:540px}\n\
+         ul.legend{list-style:none;padding:0;margin:.3em 0;display:flex;flex-wrap:wrap;\
+         gap:.3em 1.2em;font-size:14px}\n\
+         .swatch{display:inline-block;width:14px;height:14px;margin-right:5px;\
+         vertical-align:-2px}\n\
          code{font-size:12px}\n</style></head><body>\n<h1>sudolab comparison</h1>\n",
     );
     if let Some(reason) = report.incomplete_reason() {
@@ -74,36 +100,179 @@ pub fn render(report: &Report) -> String {
         }
         w.push_str("</ul>\n");
     }
-    w.push_str("<h2>Charts</h2>\n");
-    for (id, caption, svg) in [
-        (
-            "chart-time",
-            "Time per puzzle: the fraction of puzzles each strategy finished within a time \
-             (cumulative; further left is faster). Searches stopped by a budget count at the \
-             time they stopped.",
-            time_chart(&report.summary),
-        ),
-        (
-            "chart-nodes",
-            "Mean search nodes per puzzle (log scale); engines that do not count nodes are \
-             left out.",
-            nodes_chart(&report.summary),
-        ),
-        (
-            "chart-clues",
-            "Mean search nodes against the number of clues.",
-            clues_chart(&report.summary),
-        ),
-    ] {
-        writeln!(
-            w,
-            "<figure id=\"{id}\">{svg}<figcaption>{caption}</figcaption></figure>"
-        )
-        .expect("String write");
-    }
+    charts_section(w, report);
     rows_section(w, report);
     w.push_str("</body></html>\n");
     out
+}
+
+/// The charts: once, or once per board size when the report mixes sizes.
+fn charts_section(w: &mut String, report: &Report) {
+    w.push_str("<h2>Charts</h2>\n");
+    let mut sides: Vec<usize> = report
+        .summary
+        .iter()
+        .flat_map(|s| s.by_side.iter().map(|part| part.side))
+        .collect();
+    sides.sort_unstable();
+    sides.dedup();
+    if sides.len() <= 1 {
+        let lines: Vec<Line<'_>> = report
+            .summary
+            .iter()
+            .enumerate()
+            .map(|(index, s)| Line {
+                index,
+                name: &s.strategy,
+                time_cdf: &s.time_cdf,
+                nodes_mean: s.nodes_mean,
+            })
+            .collect();
+        let side = clue_side(&report.summary);
+        write_charts(w, report, &lines, side, "", LARGE);
+        return;
+    }
+    let sizes: Vec<String> = sides.iter().map(|side| format!("{side}x{side}")).collect();
+    writeln!(
+        w,
+        "<p id=\"sizes\">The puzzles are of {} board sizes ({}): each size has its own charts, \
+         since times and node counts of different sizes do not compare. The table above pools \
+         them.</p>",
+        sides.len(),
+        sizes.join(", ")
+    )
+    .expect("String write");
+    for (side, size) in sides.iter().zip(&sizes) {
+        let lines: Vec<Line<'_>> = report
+            .summary
+            .iter()
+            .enumerate()
+            .filter_map(|(index, s)| {
+                let part = s.by_side.iter().find(|part| part.side == *side)?;
+                Some(Line {
+                    index,
+                    name: &s.strategy,
+                    time_cdf: &part.time_cdf,
+                    nodes_mean: part.nodes_mean,
+                })
+            })
+            .collect();
+        let puzzles = report
+            .summary
+            .iter()
+            .filter_map(|s| s.by_side.iter().find(|part| part.side == *side))
+            .map(|part| part.runs)
+            .max()
+            .unwrap_or(0);
+        writeln!(
+            w,
+            "<h3 id=\"size-{size}\">{size} puzzles ({puzzles})</h3>\n<div class=\"charts\">"
+        )
+        .expect("String write");
+        write_charts(w, report, &lines, Some(*side), &format!("-{size}"), SMALL);
+        w.push_str("</div>\n");
+    }
+}
+
+/// The three figures of one set of charts; `suffix` ends their ids (`chart-time-9x9`).
+fn write_charts(
+    w: &mut String,
+    report: &Report,
+    lines: &[Line<'_>],
+    clue_side: Option<usize>,
+    suffix: &str,
+    size: (u32, u32),
+) {
+    let everyone: Vec<(usize, &str)> = lines.iter().map(|l| (l.index, l.name)).collect();
+    let counted: Vec<(usize, &str)> = lines
+        .iter()
+        .filter(|l| l.nodes_mean.is_some())
+        .map(|l| (l.index, l.name))
+        .collect();
+    figure(
+        w,
+        &format!("chart-time{suffix}"),
+        &time_chart(lines, size),
+        &everyone,
+        "Time per puzzle: the fraction of puzzles each strategy finished within a time \
+         (cumulative; further left is faster; the time axis is logarithmic and starts at the \
+         decade of the fastest search). Searches stopped by a budget count at the time they \
+         stopped.",
+    );
+    if counted.is_empty() {
+        writeln!(
+            w,
+            "<p id=\"chart-nodes{suffix}\">No strategy here counts search nodes.</p>"
+        )
+        .expect("String write");
+    } else {
+        figure(
+            w,
+            &format!("chart-nodes{suffix}"),
+            &nodes_chart(lines, size),
+            &counted,
+            "Mean search nodes per puzzle, one dot per strategy with its value (logarithmic \
+             axis from the decade of the smallest mean; engines that do not count nodes are \
+             left out).",
+        );
+    }
+    if let Some(side) = clue_side {
+        let with_clues: Vec<(usize, &str)> = report
+            .summary
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.nodes_by_clues.iter().any(|p| p.0 == side))
+            .map(|(index, s)| (index, s.strategy.as_str()))
+            .collect();
+        // A chart against clues needs at least two clue counts.
+        let mut clue_counts: Vec<usize> = report
+            .summary
+            .iter()
+            .flat_map(|s| s.nodes_by_clues.iter().filter(|p| p.0 == side).map(|p| p.1))
+            .collect();
+        clue_counts.sort_unstable();
+        clue_counts.dedup();
+        if with_clues.is_empty() || clue_counts.len() < 2 {
+            return;
+        }
+        figure(
+            w,
+            &format!("chart-clues{suffix}"),
+            &clues_chart(&report.summary, side, size),
+            &with_clues,
+            &format!(
+                "Mean search nodes against the number of clues, {side}x{side} puzzles \
+                 (logarithmic node axis)."
+            ),
+        );
+    }
+}
+
+/// A figure: the chart, its legend as an HTML list (off the data), its caption.
+fn figure(w: &mut String, id: &str, svg: &str, legend: &[(usize, &str)], caption: &str) {
+    write!(w, "<figure id=\"{id}\">{svg}<ul class=\"legend\">").expect("String write");
+    for (index, name) in legend {
+        write!(
+            w,
+            "<li><span class=\"swatch\" style=\"background:{}\"></span>{}</li>",
+            hex(colour(*index)),
+            escape(name)
+        )
+        .expect("String write");
+    }
+    writeln!(w, "</ul><figcaption>{caption}</figcaption></figure>").expect("String write");
+}
+
+/// The board side the clues chart of a one-size report draws: the one with the most puzzles.
+fn clue_side(summary: &[Summary]) -> Option<usize> {
+    let mut per_side: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
+    for point in summary.iter().flat_map(|s| &s.nodes_by_clues) {
+        *per_side.entry(point.0).or_default() += point.2;
+    }
+    per_side
+        .iter()
+        .max_by_key(|(side, puzzles)| (**puzzles, **side))
+        .map(|(side, _)| *side)
 }
 
 fn problems_section(w: &mut String, report: &Report) {
@@ -192,11 +361,12 @@ fn decades(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 
 /// Draws with `draw` into an SVG string; a drawing error becomes a note in place of the chart.
 fn svg(
+    size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<(), String>,
 ) -> String {
     let mut buffer = String::new();
     let result = {
-        let root = SVGBackend::with_string(&mut buffer, (WIDTH, HEIGHT)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut buffer, size).into_drawing_area();
         let drawn = root
             .fill(&WHITE)
             .map_err(|err| err.to_string())
@@ -209,65 +379,65 @@ fn svg(
     }
 }
 
-fn time_chart(summary: &[Summary]) -> String {
-    svg(|root| {
-        let x = decades(summary.iter().flat_map(|s| s.time_cdf.iter().map(|p| p.1)));
+/// Axis labels and descriptions large enough to read: the SVG backend draws a size of 16 at
+/// about 13 px (plotters' default, 10, at 8 px).
+const LABEL: (&str, u32) = ("sans-serif", 16);
+const DESCRIPTION: (&str, u32) = ("sans-serif", 17);
+const CAPTION: (&str, u32) = ("sans-serif", 20);
+
+fn time_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
+    svg(size, |root| {
+        let x = decades(lines.iter().flat_map(|l| l.time_cdf.iter().map(|p| p.1)));
         let mut chart = ChartBuilder::on(root)
-            .caption("time per puzzle (cumulative)", ("sans-serif", 18))
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(x.log_scale(), 0f64..1f64)
+            .caption("time per puzzle (cumulative)", CAPTION)
+            .margin(12)
+            .x_label_area_size(46)
+            .y_label_area_size(62)
+            .build_cartesian_2d(x.clone().log_scale(), 0f64..1f64)
             .map_err(|err| err.to_string())?;
         chart
             .configure_mesh()
-            .x_desc("microseconds per puzzle (log)")
+            .x_desc("time per puzzle (µs, log scale)")
             .x_label_formatter(&|v| short(*v))
-            .y_desc("fraction of puzzles")
+            .y_desc("fraction of puzzles finished")
+            .y_label_formatter(&|v| format!("{v:.1}"))
+            .label_style(LABEL)
+            .axis_desc_style(DESCRIPTION)
             .draw()
             .map_err(|err| err.to_string())?;
-        for (index, s) in summary.iter().enumerate() {
-            let style = colour(index).stroke_width(2);
-            let mut points: Vec<(f64, f64)> = vec![(s.time_cdf.first().map_or(1.0, |p| p.1), 0.0)];
+        for line in lines {
+            let style = colour(line.index).stroke_width(2);
+            let start = line.time_cdf.first().map_or(x.start, |p| p.1.max(x.start));
+            let mut points: Vec<(f64, f64)> = vec![(start, 0.0)];
             points.extend(
-                s.time_cdf
+                line.time_cdf
                     .iter()
-                    .map(|(fraction, us)| (us.max(1e-3), *fraction)),
+                    .map(|(fraction, us)| (us.max(x.start), *fraction)),
             );
             chart
                 .draw_series(LineSeries::new(points, style))
-                .map_err(|err| err.to_string())?
-                .label(s.strategy.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+                .map_err(|err| err.to_string())?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|err| err.to_string())
+        Ok(())
     })
 }
 
-fn nodes_chart(summary: &[Summary]) -> String {
-    let bars: Vec<(usize, &str, f64)> = summary
+fn nodes_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
+    let dots: Vec<(usize, &str, f64)> = lines
         .iter()
-        .enumerate()
-        .filter_map(|(i, s)| s.nodes_mean.map(|n| (i, s.strategy.as_str(), n.max(1.0))))
+        .filter_map(|l| l.nodes_mean.map(|n| (l.index, l.name, n.max(1.0))))
         .collect();
-    if bars.is_empty() {
-        return "<p>No strategy here counts search nodes.</p>".to_string();
-    }
-    svg(|root| {
-        let x = decades(bars.iter().map(|b| b.2));
-        let names: Vec<String> = bars.iter().map(|b| b.1.to_string()).collect();
-        let count = bars.len();
+    svg(size, |root| {
+        let x = decades(dots.iter().map(|d| d.2));
+        // Room on the right for the value printed beside the largest dot.
+        let x = x.start..x.end * 3.0;
+        let names: Vec<String> = dots.iter().map(|d| d.1.to_string()).collect();
+        let count = dots.len();
         let mut chart = ChartBuilder::on(root)
-            .caption("mean nodes per puzzle", ("sans-serif", 18))
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(90)
+            .caption("mean nodes per puzzle", CAPTION)
+            .margin(12)
+            .x_label_area_size(46)
+            .y_label_area_size(100)
             .build_cartesian_2d(x.clone().log_scale(), 0f64..count as f64)
             .map_err(|err| err.to_string())?;
         chart
@@ -277,26 +447,34 @@ fn nodes_chart(summary: &[Summary]) -> String {
             .y_label_formatter(&|y| {
                 let slot = *y - 0.5;
                 if slot >= 0.0 && (slot - slot.round()).abs() < 1e-6 {
+                    // The first strategy at the top.
                     names
-                        .get(slot.round() as usize)
+                        .get(count - 1 - slot.round() as usize)
                         .cloned()
                         .unwrap_or_default()
                 } else {
                     String::new()
                 }
             })
-            .x_desc("nodes (log)")
+            .x_desc("mean search nodes per puzzle (log scale)")
             .x_label_formatter(&|v| short(*v))
+            .label_style(LABEL)
+            .axis_desc_style(DESCRIPTION)
             .draw()
             .map_err(|err| err.to_string())?;
-        chart
-            .draw_series(bars.iter().enumerate().map(|(slot, (index, _, nodes))| {
-                Rectangle::new(
-                    [(x.start, slot as f64 + 0.15), (*nodes, slot as f64 + 0.85)],
-                    colour(*index).filled(),
-                )
-            }))
-            .map_err(|err| err.to_string())?;
+        for (slot, (index, _, nodes)) in dots.iter().enumerate() {
+            let y = (count - 1 - slot) as f64 + 0.5;
+            let style = colour(*index);
+            let beside = LABEL
+                .into_font()
+                .color(&style)
+                .pos(Pos::new(HPos::Left, VPos::Center));
+            // The dot, and its value 12 pixels to its right.
+            let dot = EmptyElement::at((*nodes, y))
+                + Circle::new((0, 0), 6, style.filled())
+                + Text::new(with_commas(*nodes), (12, 0), beside);
+            chart.draw_series([dot]).map_err(|err| err.to_string())?;
+        }
         Ok(())
     })
 }
@@ -304,19 +482,7 @@ fn nodes_chart(summary: &[Summary]) -> String {
 /// One strategy's line: its colour index, name and points.
 type Series<'a> = (usize, &'a str, Vec<(f64, f64)>);
 
-fn clues_chart(summary: &[Summary]) -> String {
-    // Clue counts only compare within one board size: chart the size with the most puzzles.
-    let mut per_side: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
-    for point in summary.iter().flat_map(|s| &s.nodes_by_clues) {
-        *per_side.entry(point.0).or_default() += point.2;
-    }
-    let Some(side) = per_side
-        .iter()
-        .max_by_key(|(side, puzzles)| (**puzzles, **side))
-        .map(|(side, _)| *side)
-    else {
-        return "<p>No strategy here counts search nodes.</p>".to_string();
-    };
+fn clues_chart(summary: &[Summary], side: usize, size: (u32, u32)) -> String {
     let series: Vec<Series<'_>> = summary
         .iter()
         .enumerate()
@@ -331,7 +497,7 @@ fn clues_chart(summary: &[Summary]) -> String {
         })
         .filter(|(_, _, points)| !points.is_empty())
         .collect();
-    svg(|root| {
+    svg(size, |root| {
         let (low, high) = series
             .iter()
             .flat_map(|(_, _, points)| points.iter().map(|p| p.0))
@@ -344,40 +510,57 @@ fn clues_chart(summary: &[Summary]) -> String {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!("mean nodes against clues, {side}x{side} puzzles"),
-                ("sans-serif", 18),
+                CAPTION,
             )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
+            .margin(12)
+            .x_label_area_size(46)
+            .y_label_area_size(70)
             .build_cartesian_2d(low - 0.5..high + 0.5, y.log_scale())
             .map_err(|err| err.to_string())?;
         chart
             .configure_mesh()
-            .x_desc("clues")
-            .y_desc("mean nodes (log)")
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_desc("clues (givens)")
+            .y_desc("mean search nodes (log scale)")
+            .x_label_formatter(&|v| {
+                // Whole clue counts only.
+                if (v - v.round()).abs() < 1e-6 {
+                    format!("{v:.0}")
+                } else {
+                    String::new()
+                }
+            })
             .y_label_formatter(&|v| short(*v))
+            .label_style(LABEL)
+            .axis_desc_style(DESCRIPTION)
             .draw()
             .map_err(|err| err.to_string())?;
-        for (index, name, points) in &series {
+        for (index, _, points) in &series {
             let style = colour(*index);
             chart
                 .draw_series(LineSeries::new(points.clone(), style.stroke_width(1)))
-                .map_err(|err| err.to_string())?
-                .label(*name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+                .map_err(|err| err.to_string())?;
             chart
                 .draw_series(points.iter().map(|p| Circle::new(*p, 3, style.filled())))
                 .map_err(|err| err.to_string())?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|err| err.to_string())
+        Ok(())
     })
+}
+
+/// A count for people: `1,122` (one decimal below 100: `4.5`).
+fn with_commas(value: f64) -> String {
+    if value < 100.0 {
+        return format!("{value:.1}");
+    }
+    let digits = format!("{value:.0}");
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// A number for a log axis: 1, 10, 100, 1k, 10k, 1M...
@@ -392,5 +575,20 @@ fn short(value: f64) -> String {
         format!("{scaled:.0}{unit}")
     } else {
         format!("{scaled:.1}{unit}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axes_start_at_the_decade_of_the_smallest_value() {
+        assert_eq!(decades([0.6, 12.0].into_iter()), 0.1..100.0);
+        assert_eq!(decades([120_101.0, 3_470_863.0].into_iter()), 1e5..1e7);
+        assert_eq!(decades([3.0].into_iter()), 1.0..10.0);
+        assert_eq!(with_commas(1_120_198.4), "1,120,198");
+        assert_eq!(with_commas(87.94), "87.9");
+        assert_eq!(hex(colour(0)), "#0072b2");
     }
 }

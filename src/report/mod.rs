@@ -200,6 +200,25 @@ pub struct Summary {
     pub time_cdf: Vec<(f64, f64)>,
     /// Mean nodes per board side and clue count: (side, clues, puzzles, mean nodes).
     pub nodes_by_clues: Vec<(usize, usize, u64, f64)>,
+    /// The same strategy per board size, smallest first: times and nodes of a 4x4 and a 25x25
+    /// puzzle do not belong in one distribution (absent from reports older than the field).
+    #[serde(default)]
+    pub by_side: Vec<SideSummary>,
+}
+
+/// One board size's part of a strategy's aggregates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideSummary {
+    /// The side of the boards (9 for 9x9).
+    pub side: usize,
+    /// Puzzles of this size run.
+    pub runs: u64,
+    /// Median time, microseconds.
+    pub median_us: f64,
+    /// Mean nodes per puzzle, when the engine counts them.
+    pub nodes_mean: Option<f64>,
+    /// Time distribution: (fraction of puzzles, microseconds), as [`Summary::time_cdf`].
+    pub time_cdf: Vec<(f64, f64)>,
 }
 
 /// Why searches ended `unknown`, one count per reason; a summary's `unknown` is their sum.
@@ -388,6 +407,16 @@ struct Tally {
     times: Histogram,
     nodes: Option<(u64, Histogram)>,
     by_clues: BTreeMap<(usize, usize), (u64, u64)>,
+    by_side: BTreeMap<usize, SideTally>,
+}
+
+/// A strategy's tallies on one board size: at most 64 sizes, so memory stays fixed.
+#[derive(Clone, Debug, Default)]
+struct SideTally {
+    runs: u64,
+    times: Histogram,
+    /// Total nodes and the searches that counted them.
+    nodes: Option<(u64, u64)>,
 }
 
 impl Aggregator {
@@ -426,6 +455,14 @@ impl Aggregator {
         // Sums saturate: a report's times and counters are input, and may be absurd (D23).
         tally.total_ns = tally.total_ns.saturating_add(row.time_ns);
         tally.times.record(row.time_ns);
+        let side = tally.by_side.entry(row.side).or_default();
+        side.runs += 1;
+        side.times.record(row.time_ns);
+        if let Some(nodes) = row.counters.get(Counter::Nodes) {
+            let (total, count) = side.nodes.get_or_insert((0, 0));
+            *total = total.saturating_add(nodes);
+            *count += 1;
+        }
         if let Some(nodes) = row.counters.get(Counter::Nodes) {
             let (total, histogram) = tally.nodes.get_or_insert_with(Default::default);
             *total = total.saturating_add(nodes);
@@ -486,6 +523,24 @@ impl Aggregator {
                         .iter()
                         .map(|((side, clues), (count, nodes))| {
                             (*side, *clues, *count, *nodes as f64 / *count as f64)
+                        })
+                        .collect(),
+                    by_side: tally
+                        .by_side
+                        .iter()
+                        .map(|(side, part)| SideSummary {
+                            side: *side,
+                            runs: part.runs,
+                            median_us: micros(part.times.quantile(0.5)),
+                            nodes_mean: part
+                                .nodes
+                                .map(|(total, count)| total as f64 / count.max(1) as f64),
+                            time_cdf: part
+                                .times
+                                .cdf(64)
+                                .into_iter()
+                                .map(|(fraction, ns)| (fraction, micros(ns)))
+                                .collect(),
                         })
                         .collect(),
                 }

@@ -155,7 +155,8 @@ fn compare_certifies_every_strategy_and_writes_every_report_form() {
     let md = std::fs::read_to_string(&md).unwrap();
     assert!(md.contains("| dlx-knuth | 5 | 3 | 1 | 1 | 0 |"), "{md}");
     let html = std::fs::read_to_string(&html).unwrap();
-    assert_eq!(html.matches("<svg").count(), 3, "three charts");
+    // Two board sizes (4x4, 9x9): time, nodes and clues charts for each.
+    assert_eq!(html.matches("<svg").count(), 6, "three charts per size");
     assert!(
         !html.contains(" src=") && !html.contains("<link"),
         "nothing is fetched"

@@ -194,7 +194,8 @@ fn a_real_report_has_no_float_noise_in_its_times() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 12);
+    // Four keys for 3 strategies, and median_us again per board size (4x4, 9x9): 12 + 6.
+    assert_eq!(checked, 18);
     for number in json_numbers(&text, "time_ns") {
         assert!(number.parse::<u64>().is_ok(), "time_ns {number}");
     }
@@ -682,4 +683,68 @@ fn the_progress_bar_has_a_total_and_an_eta_on_a_terminal_only() {
     );
     assert_eq!(run.code, 0);
     assert!(!run.stderr.contains("searches"), "{}", run.stderr);
+}
+
+/// The `<figure>` with this id.
+fn figure<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html
+        .find(&format!("<figure id=\"{id}\">"))
+        .unwrap_or_else(|| panic!("no figure #{id}"));
+    &html[start..start + html[start..].find("</figure>").unwrap()]
+}
+
+#[test]
+fn a_report_mixing_board_sizes_has_charts_per_size_with_labelled_axes_and_legends() {
+    let mut aggregator = Aggregator::new(vec!["fast".into(), "mrv".into()], None);
+    for puzzle in 0..6 {
+        let side = if puzzle < 3 { 4 } else { 9 };
+        for (strategy, time_ns, nodes) in [("fast", 800, 1), ("mrv", 5_000, 40 * side as u64)] {
+            let mut one = row(puzzle, strategy, time_ns * side as u64);
+            one.side = side;
+            one.clues = 4 + puzzle as usize;
+            one.counters.set(Counter::Nodes, nodes);
+            aggregator.add(one);
+        }
+    }
+    let report = aggregator.report(Context::default(), Vec::new(), Vec::new(), true);
+    let by_side: Vec<(usize, u64, Option<f64>)> = report.summary[1]
+        .by_side
+        .iter()
+        .map(|part| (part.side, part.runs, part.nodes_mean))
+        .collect();
+    assert_eq!(by_side, [(4, 3, Some(160.0)), (9, 3, Some(360.0))]);
+    let html = render(Format::Html, &report);
+    assert!(html.contains(
+        "<p id=\"sizes\">The puzzles are of 2 board sizes (4x4, 9x9): each size has its own \
+         charts, since times and node counts of different sizes do not compare."
+    ));
+    assert!(!html.contains("<figure id=\"chart-time\">"));
+    for size in ["4x4", "9x9"] {
+        assert!(html.contains(&format!("<h3 id=\"size-{size}\">{size} puzzles (3)</h3>")));
+        let time = figure(&html, &format!("chart-time-{size}"));
+        assert!(
+            time.contains("\ntime per puzzle (µs, log scale)\n</text>"),
+            "{time}"
+        );
+        assert!(time.contains("\nfraction of puzzles finished\n</text>"));
+        // The legend is a list under the chart, not a box on the data.
+        assert!(time.contains(
+            "<ul class=\"legend\"><li><span class=\"swatch\" style=\"background:#0072b2\"></span>\
+             fast</li><li><span class=\"swatch\" style=\"background:#e69f00\"></span>mrv</li></ul>"
+        ));
+        let nodes = figure(&html, &format!("chart-nodes-{size}"));
+        assert!(nodes.contains("\nmean search nodes per puzzle (log scale)\n</text>"));
+        let clues = figure(&html, &format!("chart-clues-{size}"));
+        assert!(clues.contains("\nclues (givens)\n</text>"));
+    }
+    // mrv's mean nodes are printed beside its dot, per size.
+    assert!(figure(&html, "chart-nodes-4x4").contains("\n160\n</text>"));
+    assert!(figure(&html, "chart-nodes-9x9").contains("\n360\n</text>"));
+    // One size: one set of charts, as before.
+    let one_size = report_with_every_row(3);
+    let html = render(Format::Html, &one_size);
+    assert!(!html.contains("id=\"sizes\""));
+    for id in ["chart-time", "chart-nodes"] {
+        assert!(html.contains(&format!("<figure id=\"{id}\">")), "{id}");
+    }
 }
