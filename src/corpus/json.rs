@@ -556,12 +556,7 @@ fn puzzle_from_json(value: &Value, shape: Option<Shape>) -> Result<(Grid, Option
         Value::Object(object) if !object.contains_key("cells") && object.contains_key("puzzle") => {
             let (puzzle, _) = puzzle_from_json(&object["puzzle"], shape)
                 .map_err(|err| format!("puzzle: {err}"))?;
-            let solution = object
-                .get("solution")
-                .map(|solution| grid_from_json(cells_of(solution), Some(puzzle.shape()), false))
-                .transpose()
-                .map_err(|err| format!("solution: {err}"))?;
-            Ok((puzzle, solution))
+            with_solution(puzzle, object)
         }
         Value::Object(object) => {
             let shape = match (object.get("box"), shape) {
@@ -573,17 +568,24 @@ fn puzzle_from_json(value: &Value, shape: Option<Shape>) -> Result<(Grid, Option
                 "expected a \"cells\" field holding the puzzle (or \"puzzle\", as sudolab \
                  generate --json writes)",
             )?;
-            let puzzle = grid_from_json(cells, shape, true)?;
-            let solution = object
-                .get("solution")
-                .map(|solution| grid_from_json(cells_of(solution), Some(puzzle.shape()), false))
-                .transpose()
-                .map_err(|err| format!("solution: {err}"))?;
-            Ok((puzzle, solution))
+            with_solution(grid_from_json(cells, shape, true)?, object)
         }
         Value::Array(_) => Ok((grid_from_json(value, shape, true)?, None)),
         other => Err(format!("expected a puzzle, found {}", kind_of(other))),
     }
+}
+
+/// `puzzle` with the object's `"solution"`, when it has one (rows, or an object with `cells`).
+fn with_solution(
+    puzzle: Grid,
+    object: &serde_json::Map<String, Value>,
+) -> Result<(Grid, Option<Grid>), String> {
+    let solution = object
+        .get("solution")
+        .map(|solution| grid_from_json(cells_of(solution), Some(puzzle.shape()), false))
+        .transpose()
+        .map_err(|err| format!("solution: {err}"))?;
+    Ok((puzzle, solution))
 }
 
 /// A grid's cells: the value itself, or the `"cells"` of a `{"box": ..., "cells": ...}` object.

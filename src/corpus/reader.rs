@@ -68,13 +68,7 @@ impl<R: BufRead> Reader<R> {
     /// Drops a UTF-8 byte-order mark at the start of the input (Windows editors write one).
     fn skip_bom(&mut self) -> io::Result<()> {
         self.bom_checked = true;
-        let buffer = loop {
-            match self.input.fill_buf() {
-                Ok(buffer) => break buffer,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(err),
-            }
-        };
+        let buffer = fill(&mut self.input)?;
         if buffer.starts_with(b"\xEF\xBB\xBF") {
             self.input.consume(3);
         }
@@ -86,13 +80,7 @@ impl<R: BufRead> Reader<R> {
     /// its line is read, so a one-line document of any length is read as JSON (issue 22, D13),
     /// not refused as an overlong line.
     fn json_starts_here(&mut self) -> io::Result<Option<usize>> {
-        let buffer = loop {
-            match self.input.fill_buf() {
-                Ok(buffer) => break buffer,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(err),
-            }
-        };
+        let buffer = fill(&mut self.input)?;
         let indent = buffer
             .iter()
             .position(|&byte| byte != b' ' && byte != b'\t');
@@ -264,6 +252,20 @@ impl<R: BufRead> Reader<R> {
         }
         Ok(())
     }
+}
+
+/// The input's buffered bytes (more are read when it is empty), retried when interrupted.
+fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            // Returning the buffer from inside the loop is refused by today's borrow checker;
+            // a second call returns the same buffered bytes without reading.
+            Ok(_) => break,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    input.fill_buf()
 }
 
 /// Whether a first line is a row of a grid written as symbols with no separator (`53..7....`,
