@@ -230,22 +230,37 @@ impl Answers {
 
 /// Certifies a solution and compares it with the one the source gives, if any.
 pub(crate) fn check_known(place: &str, record: &Record, solution: &Grid) -> Status {
+    let (status, said) = known_solution_check(place, record, solution);
+    if let Some(said) = said {
+        note!("{said}");
+    }
+    status
+}
+
+/// [`check_known`]'s verdict and the line it would print, for callers that print later.
+pub(crate) fn known_solution_check(
+    place: &str,
+    record: &Record,
+    solution: &Grid,
+) -> (Status, Option<String>) {
     if let Err(invalid) = validate(&record.puzzle, solution) {
-        note!("sudolab: {place}: the engine returned an invalid solution: {invalid}");
-        return Status::Error;
+        return (
+            Status::Error,
+            Some(format!(
+                "sudolab: {place}: the engine returned an invalid solution: {invalid}"
+            )),
+        );
     }
     match &record.solution {
         Some(known) if known != solution => {
-            match validate(&record.puzzle, known) {
-                Ok(()) => note!(
+            let said = match validate(&record.puzzle, known) {
+                Ok(()) => format!(
                     "sudolab: {place}: the known solution differs from the one found (both are valid: the puzzle has several solutions)"
                 ),
-                Err(invalid) => {
-                    note!("sudolab: {place}: the known solution is wrong: {invalid}");
-                }
-            }
-            Status::Negative
+                Err(invalid) => format!("sudolab: {place}: the known solution is wrong: {invalid}"),
+            };
+            (Status::Negative, Some(said))
         }
-        _ => Status::Success,
+        _ => (Status::Success, None),
     }
 }

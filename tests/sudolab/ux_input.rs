@@ -146,3 +146,31 @@ fn json_times_are_whole_nanoseconds_in_microseconds() {
     let decimals = time.split('.').nth(1).map_or(0, str::len);
     assert!(decimals <= 3, "{time}");
 }
+
+#[test]
+fn count_in_parallel_writes_what_one_job_writes() {
+    // Puzzles, a wrong known solution and malformed lines, across three files: the output and
+    // the diagnostics come in input order whatever the number of jobs.
+    let files = [
+        "corpora/generated/9x9-minimal.txt",
+        "corpora/malformed/bad-solution.txt",
+        "corpora/malformed/unknown-symbol.txt",
+        "corpora/reference.txt",
+    ];
+    let run = |jobs: &str| {
+        let mut args = vec!["count", "-j", jobs];
+        args.extend(files);
+        sudolab(&args, "")
+    };
+    let one = run("1");
+    assert_eq!(one.code, 2, "{}", one.stderr);
+    assert_eq!(one.stdout.lines().count(), 104);
+    for jobs in ["2", "4"] {
+        let many = run(jobs);
+        assert_eq!(
+            (many.code, &many.stdout, &many.stderr),
+            (one.code, &one.stdout, &one.stderr),
+            "-j {jobs}"
+        );
+    }
+}
