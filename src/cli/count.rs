@@ -1,7 +1,6 @@
 //! `sudolab count`: solution counts and uniqueness verdicts.
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 
 use clap::Args;
 use serde_json::json;
@@ -11,13 +10,12 @@ use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::find_conflict;
 use sudolab::strategy::Verdict;
 
-use rayon::prelude::*;
-use sudolab::corpus::{Met, Record, Source};
+use sudolab::corpus::Record;
 
-use super::input::{ErrorNotes, item, key, place, walk_arguments};
+use super::input::{Done, for_each_record_in_parallel, item, key, place};
 use super::output::Out;
 use super::solve::known_solution_check;
-use super::{BudgetArgs, InputArgs, ShardArgs, Status, strategy_named, worker_pool};
+use super::{BudgetArgs, InputArgs, ShardArgs, Status, strategy_named};
 
 #[derive(Debug, Args)]
 pub(crate) struct CountArgs {
@@ -61,124 +59,16 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
     args.budget.check(strategy)?;
     let limit = if args.all { 0 } else { args.limit };
     let plan = Plan::new(&[strategy], &args.budget.limits().with_max_solutions(limit));
-    let (pool, jobs) = worker_pool(args.jobs)?;
-    let walk = walk_arguments(&args.input.files, args.input.read);
-    let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
-    let reads_stdin = walk.sources().iter().any(Source::is_stdin);
-    let mut notes = ErrorNotes::default();
     let mut out = Out::new();
-    let mut batch: Vec<Pending> = Vec::new();
-    let mut ordinal = 0;
-    // Puzzles are gathered in batches, counted in parallel, and written in input order, with
-    // each puzzle's notes and the input errors between them where they were met.
-    let flush = |batch: &mut Vec<Pending>, notes: &mut ErrorNotes, out: &mut Out| {
-        // One scratch per job and chunk, as one search after another reuses it.
-        let per_job = batch.len().div_ceil(jobs).max(1);
-        let counted: Vec<Option<Counted>> = pool.install(|| {
-            batch
-                .par_chunks(per_job)
-                .flat_map_iter(|chunk| {
-                    let mut scratch = Scratch::default();
-                    chunk
-                        .iter()
-                        .map(|pending| match pending {
-                            Pending::Puzzle {
-                                ordinal,
-                                source,
-                                record,
-                            } => Some(count_one(
-                                args,
-                                &plan,
-                                *ordinal,
-                                &names[*source],
-                                record,
-                                &mut scratch,
-                            )),
-                            Pending::Unread { .. } => None,
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        });
-        let mut worst = Status::Success;
-        let mut counted = counted.into_iter().flatten();
-        for pending in batch.drain(..) {
-            match pending {
-                Pending::Unread { source, message } => {
-                    notes.note(&names[source], &message);
-                    worst = worst.max(Status::Error);
-                }
-                Pending::Puzzle { .. } => {
-                    let Some(counted) = counted.next() else {
-                        continue;
-                    };
-                    for note in &counted.notes {
-                        note!("{note}");
-                    }
-                    if let Some(line) = &counted.line {
-                        out.write_str(line)?;
-                        out.write_str("\n")?;
-                        out.end_record()?;
-                    }
-                    worst = worst.max(counted.status);
-                }
-            }
-        }
-        Ok::<Status, anyhow::Error>(worst)
-    };
-    // Large batches: handing a batch to the pool and back costs about as much as 60 short
-    // searches (with 64 puzzles a batch, -j1 ran at 1.4x the sequential time; with 1,024 at
-    // 1.06x). A person typing puzzles gets each answer at once.
-    let typing = reads_stdin && std::io::stdin().is_terminal();
-    let batch_size = if typing { 1 } else { 1024 * jobs };
-    let mut walked = Status::Success;
-    for met in walk {
-        match met {
-            Met::Puzzle { source, record } => {
-                let here = ordinal;
-                ordinal += 1;
-                if !args.shard.keeps(here) {
-                    continue;
-                }
-                batch.push(Pending::Puzzle {
-                    ordinal: here,
-                    source,
-                    record,
-                });
-            }
-            Met::Problem {
-                source, message, ..
-            } => batch.push(Pending::Unread { source, message }),
-        }
-        if batch.len() >= batch_size {
-            walked = walked.max(flush(&mut batch, &mut notes, &mut out)?);
-        }
-    }
-    let status = walked.max(flush(&mut batch, &mut notes, &mut out)?);
-    notes.finish();
+    let status = for_each_record_in_parallel(
+        &args.input,
+        args.jobs,
+        |ordinal| args.shard.keeps(ordinal),
+        |source, ordinal, record, scratch| count_one(args, &plan, ordinal, source, record, scratch),
+        &mut out,
+    )?;
     out.finish()?;
     Ok(status)
-}
-
-/// A puzzle waiting for its batch, or an input error keeping its place in the output.
-/// `source` is the index of the puzzle's source in the walk.
-enum Pending {
-    Puzzle {
-        ordinal: u64,
-        source: usize,
-        record: Record,
-    },
-    Unread {
-        source: usize,
-        message: String,
-    },
-}
-
-/// One puzzle counted: its output line, its notes for standard error, its status.
-struct Counted {
-    line: Option<String>,
-    notes: Vec<String>,
-    status: Status,
 }
 
 /// Counts one puzzle and says what to write; runs on a worker thread.
@@ -189,7 +79,7 @@ fn count_one(
     source: &str,
     record: &Record,
     scratch: &mut Scratch,
-) -> Counted {
+) -> Done {
     let strategy = plan.entries[0].strategy;
     let mut notes = Vec::new();
     let place = place(source, record);
@@ -198,7 +88,7 @@ fn count_one(
             "sudolab: {place}: {} cannot count this puzzle: {reason}",
             strategy.name()
         ));
-        return Counted {
+        return Done {
             line: None,
             notes,
             status: Status::Error,
@@ -283,7 +173,7 @@ fn count_one(
         }
         line
     };
-    Counted {
+    Done {
         line: Some(line),
         notes,
         status,

@@ -2,6 +2,7 @@
 //! claims of existing files, re-proven by several engines).
 
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -15,7 +16,7 @@ use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
 use sudolab::model::{Grid, Shape, to_line, to_one_line};
 use sudolab::strategy::{self, Limits, Strategy, Verdict};
 
-use super::input::{for_each_record, key};
+use super::input::{Done, for_each_record_in_parallel, key};
 use super::output::Out;
 use super::{
     InputArgs, ShardArgs, Status, parse_duration, strategies_named, strategy_named, worker_pool,
@@ -507,6 +508,11 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     timeout: Duration,
 
+    /// Puzzles verified in parallel (default: one per core); the output is the same, in input
+    /// order.
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::parse_jobs)]
+    jobs: Option<usize>,
+
     #[command(flatten)]
     shard: ShardArgs,
 }
@@ -522,56 +528,52 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
         );
     }
     let limits = Limits::solutions(2).with_timeout(args.timeout);
-    let mut scratch = Scratch::default();
     let mut out = Out::new();
-    let mut failed = 0u64;
-    let mut verified = 0u64;
-    let mut ordinal = 0;
-    let status = for_each_record(&args.input, |source, record| {
-        let here = ordinal;
-        ordinal += 1;
-        if !args.shard.keeps(here) {
-            return Ok(Status::Success);
-        }
-        let usable: Vec<&'static dyn Strategy> = verifiers
-            .iter()
-            .copied()
-            .filter(|v| v.supports(record.puzzle.shape()).is_ok())
-            .collect();
-        let plan = Plan::new(&usable, &limits);
-        let mut problems = verify_unique(
-            &record.puzzle,
-            record.solution.as_ref(),
-            &plan,
-            &mut scratch,
-        );
-        if usable.len() < 2 {
-            problems.push(format!(
-                "fewer than two of {} take {} boxes",
-                names.join(", "),
-                record.puzzle.shape()
-            ));
-        }
-        let line = if problems.is_empty() {
-            verified += 1;
-            let by: Vec<&str> = usable.iter().map(|v| v.name()).collect();
-            format!(
-                "{}\tverified\tunique by {}\n",
-                key(source, record),
-                by.join(", ")
-            )
-        } else {
-            failed += 1;
-            format!("{}\tFAILED\t{}\n", key(source, record), problems.join("; "))
-        };
-        out.write_str(&line)?;
-        out.end_record()?;
-        Ok(if problems.is_empty() {
-            Status::Success
-        } else {
-            Status::Negative
-        })
-    })?;
+    let failed = AtomicU64::new(0);
+    let verified = AtomicU64::new(0);
+    let status = for_each_record_in_parallel(
+        &args.input,
+        args.jobs,
+        |ordinal| args.shard.keeps(ordinal),
+        |source, _, record, scratch| {
+            let usable: Vec<&'static dyn Strategy> = verifiers
+                .iter()
+                .copied()
+                .filter(|v| v.supports(record.puzzle.shape()).is_ok())
+                .collect();
+            let plan = Plan::new(&usable, &limits);
+            let mut problems =
+                verify_unique(&record.puzzle, record.solution.as_ref(), &plan, scratch);
+            if usable.len() < 2 {
+                problems.push(format!(
+                    "fewer than two of {} take {} boxes",
+                    names.join(", "),
+                    record.puzzle.shape()
+                ));
+            }
+            let (line, status) = if problems.is_empty() {
+                verified.fetch_add(1, Ordering::Relaxed);
+                let by: Vec<&str> = usable.iter().map(|v| v.name()).collect();
+                let line = format!(
+                    "{}\tverified\tunique by {}",
+                    key(source, record),
+                    by.join(", ")
+                );
+                (line, Status::Success)
+            } else {
+                failed.fetch_add(1, Ordering::Relaxed);
+                let line = format!("{}\tFAILED\t{}", key(source, record), problems.join("; "));
+                (line, Status::Negative)
+            };
+            Done {
+                line: Some(line),
+                notes: Vec::new(),
+                status,
+            }
+        },
+        &mut out,
+    )?;
+    let (verified, failed) = (verified.into_inner(), failed.into_inner());
     out.finish()?;
     note!("sudolab: {verified} verified, {failed} failed");
     Ok(status)

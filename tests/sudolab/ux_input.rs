@@ -174,3 +174,33 @@ fn count_in_parallel_writes_what_one_job_writes() {
         );
     }
 }
+
+#[test]
+fn verify_in_parallel_writes_what_one_job_writes() {
+    let run = |jobs: &str| {
+        sudolab(
+            &[
+                "verify",
+                "-j",
+                jobs,
+                "corpora/generated/9x9-minimal.txt",
+                "corpora/malformed/unknown-symbol.txt",
+                "corpora/generated/4x4.txt",
+            ],
+            "",
+        )
+    };
+    let one = run("1");
+    assert_eq!(one.code, 2, "{}", one.stderr);
+    assert_eq!(one.stdout.lines().count(), 100 + 1 + 20);
+    assert!(
+        one.stderr.ends_with("sudolab: 121 verified, 0 failed\n"),
+        "{}",
+        one.stderr
+    );
+    let two = run("2");
+    assert_eq!(
+        (two.code, &two.stdout, &two.stderr),
+        (one.code, &one.stdout, &one.stderr)
+    );
+}
