@@ -11,7 +11,7 @@ use sudolab::encode::{Cnf, CoverMatrix, DecodeError, Encoding, decode_dimacs_mod
 use sudolab::model::find_conflict;
 use sudolab::strategy::MAX_SAT_SIDE;
 
-use super::input::{for_each_item, for_each_record, place};
+use super::input::{ErrorNotes, for_each_item, for_each_record, place};
 use super::output::{GridOutput, GridWriter, Out};
 use super::{InputArgs, Status};
 
@@ -195,6 +195,7 @@ fn pick_puzzle(target: &ExportTarget) -> anyhow::Result<Picked> {
     let mut seen = 0;
     let mut chosen: Option<(String, Record)> = None;
     let mut broken: Option<String> = None;
+    let mut notes = ErrorNotes::default();
     let status = for_each_item(&target.input, |source, item| {
         match item {
             Ok(record) => {
@@ -211,12 +212,13 @@ fn pick_puzzle(target: &ExportTarget) -> anyhow::Result<Picked> {
                         return Ok(Status::Error);
                     }
                 }
-                note!("sudolab: {}", unread.message);
+                notes.note(source, &unread.message);
                 return Ok(Status::Error);
             }
         }
         Ok(Status::Success)
     })?;
+    notes.finish();
     if let Some(message) = broken {
         bail!("--puzzle {wanted} cannot be read: {message}");
     }

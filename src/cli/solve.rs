@@ -9,7 +9,7 @@ use sudolab::corpus::{Record, grid_to_json};
 use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::{Grid, find_conflict, to_grid_text, to_line, validate};
 
-use super::input::{for_each_item, item, key, place};
+use super::input::{ErrorNotes, for_each_item, item, key, place};
 use super::output::{GridOutput, GridWriter, Out};
 use super::{BudgetArgs, InputArgs, Status, strategy_named};
 
@@ -46,11 +46,12 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         form: args.output,
         written: 0,
     };
+    let mut notes = ErrorNotes::default();
     let status = for_each_item(&args.input, |source, record| {
         let record = match record {
             Ok(record) => record,
             Err(unread) => {
-                note!("sudolab: {}", unread.message);
+                notes.note(source, &unread.message);
                 if unread.in_place_of_puzzle {
                     answers.missing(&mut out, Missing::Error, source, None, &unread.message)?;
                 }
@@ -121,6 +122,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         answers.solution(&mut out, &solution, fields)?;
         Ok(status)
     })?;
+    notes.finish();
     answers.finish(&mut out)?;
     out.finish()?;
     Ok(status)

@@ -464,14 +464,30 @@ fn input_errors_are_capped_at_twenty_per_source_and_counted() {
     let dir = scratch("robust-junk");
     let junk = path(&dir, "junk.txt");
     std::fs::write(&junk, "x\n".repeat(50)).unwrap();
-    for args in [vec!["count", &junk], vec!["compare", "-s", "fast", &junk]] {
+    for args in [
+        vec!["count", &junk],
+        vec!["solve", &junk],
+        vec!["verify", &junk],
+        vec!["compare", "-s", "fast", &junk],
+    ] {
         let run = sudolab(&args, "");
         assert_eq!(run.code, 2);
         let lines: Vec<&str> = run.stderr.lines().collect();
-        assert_eq!(lines.len(), 21, "{}", run.stderr);
+        let errors = lines
+            .iter()
+            .filter(|line| line.contains("expected the digit 1"))
+            .count();
+        assert_eq!(errors, 20, "{args:?}: {}", run.stderr);
         assert_eq!(
             lines[20],
             format!("sudolab: {junk}: 30 more input errors not shown (the first 20 are above)")
+        );
+        // Only verify adds a line of its own: its tally.
+        assert_eq!(
+            lines.len(),
+            21 + usize::from(args[0] == "verify"),
+            "{}",
+            run.stderr
         );
     }
     // The report keeps every one.
