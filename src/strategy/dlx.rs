@@ -51,6 +51,11 @@ impl Strategy for Dlx {
         "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter; above 9x9 abandoned at its deadline"
     }
 
+    fn untraceable_reason(&self) -> &'static str {
+        "its search runs inside the dlx-rs crate, which reports no events; dlx-knuth is the same \
+         algorithm (Knuth's dancing links) with events"
+    }
+
     fn counters(&self) -> &'static [Counter] {
         &COUNTERS
     }

@@ -44,6 +44,12 @@ impl Strategy for Fast {
         "bit-board propagation (singles; band words and column pointing on 9x9) with MRV guessing; the default"
     }
 
+    fn untraceable_reason(&self) -> &'static str {
+        "its bit-parallel propagation, which fills many cells at once, is not instrumented for \
+         events; trace mrv (the same fewest-candidates choice, one cell at a time) or dlx-knuth \
+         to see forced moves"
+    }
+
     fn counters(&self) -> &'static [Counter] {
         &COUNTERS
     }

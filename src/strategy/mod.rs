@@ -274,6 +274,12 @@ pub trait Strategy: Send + Sync {
         false
     }
 
+    /// Why an engine that is not [`traceable`](Strategy::traceable) reports no events, and
+    /// what to trace instead; `trace` says it when it refuses the engine.
+    fn untraceable_reason(&self) -> &'static str {
+        "its search reports no events"
+    }
+
     /// The same search, reporting every event to `observer`; `None` when this engine cannot be
     /// traced.
     fn search_observed(

@@ -84,6 +84,10 @@ impl Strategy for Sat {
         }
     }
 
+    fn untraceable_reason(&self) -> &'static str {
+        "its search runs inside the varisat crate, which reports no events"
+    }
+
     fn supports(&self, shape: Shape) -> Result<(), Unsupported> {
         let max_side = max_side(self.encoding);
         if shape.side() > max_side {

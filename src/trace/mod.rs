@@ -88,25 +88,6 @@ pub struct NotTraceable {
     pub reason: &'static str,
 }
 
-/// Why an engine that is not traceable reports no events: each for its own reason.
-fn untraceable_reason(strategy: &str) -> &'static str {
-    match strategy {
-        "fast" => {
-            "its bit-parallel propagation, which fills many cells at once, is not instrumented \
-             for events; trace mrv (the same fewest-candidates choice, one cell at a time) or \
-             dlx-knuth to see forced moves"
-        }
-        "dlx" => {
-            "its search runs inside the dlx-rs crate, which reports no events; dlx-knuth is the \
-             same algorithm (Knuth's dancing links) with events"
-        }
-        name if name.starts_with("sat") => {
-            "its search runs inside the varisat crate, which reports no events"
-        }
-        _ => "its search reports no events",
-    }
-}
-
 /// Traces `strategy` on `puzzle` up to `solution_limit` solutions (0: all), within `limits`,
 /// keeping at most `max_events` events: at the cut the search is stopped (through the cancel
 /// flag, which the engines read every 1,024 nodes) and the trace says so.
@@ -120,7 +101,7 @@ pub fn record(
     if !strategy.traceable() {
         return Err(NotTraceable {
             strategy: strategy.name().to_string(),
-            reason: untraceable_reason(strategy.name()),
+            reason: strategy.untraceable_reason(),
         });
     }
     let cancel = Arc::new(AtomicBool::new(false));
