@@ -4,6 +4,7 @@
 
 use crate::model::Grid;
 
+use super::layout::Layout;
 use super::{Budget, Counter, Event, Limits, Observer, Outcome, Solutions, Stats, Stop};
 
 /// One backtracking search in progress.
@@ -118,7 +119,7 @@ pub(crate) const CLASSIC_COUNTERS: [Counter; 3] =
 pub(crate) struct HouseMasks {
     full: u64,
     /// `(row, column, box)` of every cell.
-    houses_of: Vec<[u8; 3]>,
+    houses_of: &'static [[u8; 3]],
     row_used: Vec<u64>,
     col_used: Vec<u64>,
     box_used: Vec<u64>,
@@ -131,15 +132,7 @@ impl HouseMasks {
         let side = shape.side();
         let mut masks = HouseMasks {
             full: crate::model::DigitSet::full(side).bits(),
-            houses_of: (0..shape.cell_count())
-                .map(|cell| {
-                    [
-                        shape.row_of(cell) as u8,
-                        shape.col_of(cell) as u8,
-                        shape.box_of(cell) as u8,
-                    ]
-                })
-                .collect(),
+            houses_of: &Layout::of(shape).houses_of,
             row_used: vec![0; side],
             col_used: vec![0; side],
             box_used: vec![0; side],

@@ -20,11 +20,9 @@
 
 mod classic;
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock, PoisonError};
-
 use crate::model::{DigitSet, Grid, Shape};
 
+use super::layout::Layout;
 use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
 };
@@ -180,59 +178,6 @@ impl<'a> Tally<'a> {
     }
 }
 
-/// Peers and houses of a shape, flattened for speed.
-struct Layout {
-    side: usize,
-    cells: usize,
-    peer_count: usize,
-    /// `peers[cell * peer_count..][..peer_count]`.
-    peers: Vec<u16>,
-    /// `houses[house * side..][..side]`: rows, columns, boxes.
-    houses: Vec<u16>,
-}
-
-impl Layout {
-    /// The layout of `shape`, built once per shape and process. Building one means a peer list
-    /// per cell (a quarter of `fast`'s time on a 16x16 puzzle when it was rebuilt per search);
-    /// there are at most 64 shapes, so the cache is small and never evicts.
-    fn of(shape: Shape) -> &'static Layout {
-        static CLASSIC: OnceLock<Layout> = OnceLock::new();
-        static LAYOUTS: OnceLock<Mutex<HashMap<Shape, &'static Layout>>> = OnceLock::new();
-        if shape == Shape::CLASSIC {
-            // The common case, without the lock.
-            return CLASSIC.get_or_init(|| Layout::new(Shape::CLASSIC));
-        }
-        let mut layouts = LAYOUTS
-            .get_or_init(Mutex::default)
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        layouts
-            .entry(shape)
-            .or_insert_with(|| Box::leak(Box::new(Layout::new(shape))))
-    }
-
-    fn new(shape: Shape) -> Layout {
-        let side = shape.side();
-        let cells = shape.cell_count();
-        let peer_lists: Vec<Vec<usize>> = (0..cells).map(|cell| shape.peers(cell)).collect();
-        Layout {
-            side,
-            cells,
-            peer_count: peer_lists.first().map_or(0, Vec::len),
-            peers: peer_lists
-                .iter()
-                .flatten()
-                .map(|&cell| cell as u16)
-                .collect(),
-            houses: shape
-                .houses()
-                .flat_map(|house| shape.house_cells(house))
-                .map(|cell| cell as u16)
-                .collect(),
-        }
-    }
-}
-
 struct Solver<'a> {
     layout: &'a Layout,
     puzzle: &'a Grid,
@@ -269,7 +214,7 @@ impl Solver<'_> {
         }
         board[cell] = bit;
         let layout = self.layout;
-        let peers = &layout.peers[cell * layout.peer_count..(cell + 1) * layout.peer_count];
+        let peers = layout.peers(cell);
         for &peer in peers {
             let peer = peer as usize;
             let candidates = board[peer];

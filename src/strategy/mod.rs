@@ -10,6 +10,7 @@ mod detach;
 mod dlx;
 mod dlx_knuth;
 mod fast;
+mod layout;
 mod mrv;
 mod observe;
 mod registry;
