@@ -164,7 +164,11 @@ fn count_one(
         if let Some(stop) = run.stopped.filter(|_| verdict == Verdict::Unknown) {
             write!(line, "\t({stop})").expect("writing to a String cannot fail");
         }
-        if let Some(conflict) = find_conflict(&record.puzzle) {
+        // Givens that conflict are a puzzle without solution: only then is there one to name.
+        if let Some(conflict) = (verdict == Verdict::None)
+            .then(|| find_conflict(&record.puzzle))
+            .flatten()
+        {
             write!(line, "\t(givens conflict: {conflict})")
                 .expect("writing to a String cannot fail");
         }

@@ -4,6 +4,7 @@
 mod digits;
 mod format;
 mod grid;
+pub(crate) mod layout;
 mod shape;
 mod transform;
 mod validate;

@@ -3,8 +3,8 @@
 //! its own test of which values are allowed.
 
 use crate::model::Grid;
+use crate::model::layout::Layout;
 
-use super::layout::Layout;
 use super::{Budget, Counter, Event, Limits, Observer, Outcome, Solutions, Stats, Stop};
 
 /// One backtracking search in progress.

@@ -20,9 +20,9 @@
 
 mod classic;
 
+use crate::model::layout::Layout;
 use crate::model::{DigitSet, Grid, Shape};
 
-use super::layout::Layout;
 use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
 };

@@ -10,7 +10,6 @@ mod detach;
 mod dlx;
 mod dlx_knuth;
 mod fast;
-mod layout;
 mod mrv;
 mod observe;
 mod registry;

@@ -10,9 +10,9 @@
 //! instead of three table reads and a popcount per cell; the tree is the textbook one.
 
 use crate::model::Grid;
+use crate::model::layout::Layout;
 
 use super::backtrack::{Backtrack, CLASSIC_COUNTERS, HouseMasks, digits_of};
-use super::layout::Layout;
 use super::traced_engine;
 use super::{Limits, Observer, Outcome, Strategy};
 

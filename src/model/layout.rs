@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use crate::model::Shape;
+use super::Shape;
 
 /// Peers, houses and the houses of each cell of one shape.
 pub(crate) struct Layout {
