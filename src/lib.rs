@@ -64,6 +64,8 @@
 //! assert_eq!(to_line(&solution).unwrap(), "4213134221343421");
 //! ```
 
+pub mod certcheck;
+pub mod certify;
 pub mod check;
 pub mod corpus;
 pub mod encode;

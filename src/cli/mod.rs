@@ -14,6 +14,7 @@ macro_rules! note {
     }};
 }
 
+mod certify;
 mod compare;
 mod count;
 mod export;
@@ -143,6 +144,36 @@ enum Command {
     ///
     /// Example: sudolab verify corpora/generated/12x12.txt
     Verify(generate::VerifyArgs),
+    /// Write a certificate per puzzle that anyone can check: uniqueness, no solution, or two
+    /// solutions
+    ///
+    /// For a unique puzzle: its solution, the clause that excludes it, and an LRAT refutation of
+    /// the CNF (the extended encoding, 'sudolab-extended 1') plus that clause; for a puzzle
+    /// with several solutions: two of them; for one without: an LRAT refutation of the CNF.
+    /// One file per puzzle in --out (format: docs/certificates.md); 'sudolab check-cert'
+    /// checks them with its own encoder and LRAT checker. One line per puzzle on standard
+    /// output: where it came from, the verdict, the file, the proof's lemmas and bytes.
+    ///
+    /// Examples:
+    ///   sudolab certify corpora/reference.txt --out certs && sudolab check-cert certs
+    ///   sudolab certify corpora/minimal-16x16.txt --out certs16 --producer sat --drat
+    ///   sudolab certify corpora/generated/9x9-minimal.txt --out min --minimal
+    #[command(verbatim_doc_comment)]
+    Certify(certify::CertifyArgs),
+    /// Check certificates written by 'sudolab certify', trusting none of the solvers
+    ///
+    /// Re-derives each puzzle's CNF with a small encoder of its own, checks the solutions
+    /// against the rules and the givens, the blocking clause against the solution, the
+    /// minimality witnesses, and the LRAT proof with a built-in checker; with --outside also
+    /// runs rate, drat-trim and cake_lpr where found on PATH. One line per certificate:
+    /// 'checked FILE VERDICT ...' or 'FAILED FILE STEP: REASON'. Exit status 0 only when every
+    /// certificate checks, 1 when any fails.
+    ///
+    /// Examples:
+    ///   sudolab check-cert certs
+    ///   sudolab check-cert certs/reference-00001.cert --outside
+    #[command(verbatim_doc_comment)]
+    CheckCert(certify::CheckCertArgs),
     /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes
     ///
     /// The output form (--output, or the --report file's extension): text indents by depth and
@@ -368,6 +399,8 @@ pub fn main() -> ExitCode {
         Command::Report(args) => report::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Trace(args) => trace::run(&args),
+        Command::Certify(args) => certify::run(&args),
+        Command::CheckCert(args) => certify::run_check(&args),
         Command::Explain(command) => trace::run_explain(&command),
         Command::Verify(args) => generate::run_verify(&args),
         Command::Strategies => strategies::run(),

@@ -1,0 +1,354 @@
+//! `sudolab certify` (a checkable certificate per puzzle) and `sudolab check-cert` (checks
+//! them, trusting only `sudolab::certcheck`).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use rayon::prelude::*;
+
+use sudolab::certcheck::{self, outside};
+use sudolab::certify::{self, CertifyError, Options, Producer};
+use sudolab::corpus::Record;
+
+use super::input::{Done, for_each_record_in_parallel, place};
+use super::output::Out;
+use super::{BudgetArgs, InputArgs, ShardArgs, Status};
+
+#[derive(Debug, Args)]
+pub(crate) struct CertifyArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// Where to write the certificates: DIR/STEM-NNNNN.cert, STEM the input file's name and
+    /// NNNNN the puzzle's position in it (and .drat beside it with --drat).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+
+    /// Who writes the refutations: 'tree', the exact-cover search over the CNF (small proofs),
+    /// or 'sat', varisat's proof turned into LRAT by varisat-lrat.
+    #[arg(long, value_enum, default_value_t = Producer::Tree)]
+    producer: Producer,
+
+    /// Also write each refutation as DRAT, in a .drat file beside the certificate.
+    #[arg(long)]
+    drat: bool,
+
+    /// Give up on a puzzle whose proof passes this many bytes (the puzzle is reported and
+    /// no certificate is written).
+    #[arg(long, value_name = "BYTES", default_value_t = certify::DEFAULT_MAX_PROOF_BYTES)]
+    max_proof_bytes: u64,
+
+    /// Claim that each unique puzzle is minimal: one witness per clue, a second solution of
+    /// the puzzle without that clue. A puzzle with a clue that can go is reported (exit 1).
+    #[arg(long)]
+    minimal: bool,
+
+    /// Puzzles certified in parallel (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::parse_jobs)]
+    jobs: Option<usize>,
+
+    #[command(flatten)]
+    budget: BudgetArgs,
+
+    #[command(flatten)]
+    shard: ShardArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckCertArgs {
+    /// Certificate files, or directories whose .cert files are all checked.
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+
+    /// Also run the outside checkers found on PATH on every proof: rate and drat-trim (on the
+    /// proof as DRAT), cake_lpr (LRAT). Without any of them on PATH this is an error.
+    #[arg(long)]
+    outside: bool,
+
+    /// Print only the failures and the summary.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+
+    /// Certificates checked in parallel (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::parse_jobs)]
+    jobs: Option<usize>,
+}
+
+/// What the certificates of a run added up to.
+#[derive(Default)]
+struct Tally {
+    verdicts: HashMap<&'static str, u64>,
+    proof_bytes: Vec<usize>,
+    lemmas: Vec<usize>,
+}
+
+pub(crate) fn run(args: &CertifyArgs) -> anyhow::Result<Status> {
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let mut stems: HashMap<String, &Path> = HashMap::new();
+    for file in &args.input.files {
+        let stem = stem_of(&file.to_string_lossy());
+        if let Some(other) = stems.insert(stem.clone(), file) {
+            if other != file {
+                bail!(
+                    "inputs {} and {} share the name '{stem}', so their certificates would \
+                     collide: certify them into different --out directories",
+                    other.display(),
+                    file.display()
+                );
+            }
+        }
+    }
+    let options = Options {
+        producer: args.producer,
+        drat: args.drat,
+        max_proof_bytes: args.max_proof_bytes,
+        minimal: args.minimal,
+        limits: args.budget.limits(),
+    };
+    let tally = Mutex::new(Tally::default());
+    let mut out = Out::new();
+    let status = for_each_record_in_parallel(
+        &args.input,
+        args.jobs,
+        |ordinal| args.shard.keeps(ordinal),
+        |source, _, record, _| certify_one(args, &options, source, record, &tally),
+        &mut out,
+    )?;
+    out.finish()?;
+    let tally = tally
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let written: u64 = tally.verdicts.values().sum();
+    let mut summary = format!(
+        "sudolab: {written} certificates in {} ({} unique, {} multiple, {} none)",
+        args.out.display(),
+        tally.verdicts.get("unique").unwrap_or(&0),
+        tally.verdicts.get("multiple").unwrap_or(&0),
+        tally.verdicts.get("none").unwrap_or(&0),
+    );
+    if !tally.proof_bytes.is_empty() {
+        let _ = write!(
+            summary,
+            "; {} proofs: bytes median {} max {}, lemmas median {} max {}",
+            args.producer,
+            median(&tally.proof_bytes),
+            tally.proof_bytes.iter().max().unwrap_or(&0),
+            median(&tally.lemmas),
+            tally.lemmas.iter().max().unwrap_or(&0),
+        );
+    }
+    note!("{summary}");
+    Ok(status)
+}
+
+fn median(values: &[usize]) -> usize {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0)
+}
+
+/// A file name's stem for certificate names: `<stdin>` and `<arg 2>` become `stdin` and `arg-2`.
+fn stem_of(source: &str) -> String {
+    Path::new(source)
+        .file_stem()
+        .map_or("stdin".into(), |stem| {
+            stem.to_string_lossy()
+                .replace(['<', '>'], "")
+                .replace(' ', "-")
+        })
+}
+
+fn certify_one(
+    args: &CertifyArgs,
+    options: &Options,
+    source: &str,
+    record: &Record,
+    tally: &Mutex<Tally>,
+) -> Done {
+    let name = format!("{}-{:05}", stem_of(source), record.number);
+    let here = place(source, record);
+    let failed = |message: String, status: Status| Done {
+        line: None,
+        notes: vec![format!("sudolab: {here}: {message}")],
+        status,
+    };
+    let certificate = match certify::certify(
+        &record.puzzle,
+        &format!("{source}:{}", record.line),
+        options,
+    ) {
+        Ok(certificate) => certificate,
+        Err(err @ CertifyError::Producer { .. }) => return failed(err.to_string(), Status::Error),
+        Err(err) => return failed(err.to_string(), Status::Negative),
+    };
+    let path = args.out.join(format!("{name}.cert"));
+    if let Err(err) = std::fs::write(&path, &certificate.text) {
+        return failed(
+            format!("cannot write {}: {err}", path.display()),
+            Status::Error,
+        );
+    }
+    if let Some(drat) = &certificate.drat {
+        let drat_path = args.out.join(format!("{name}.drat"));
+        if let Err(err) = std::fs::write(&drat_path, drat) {
+            return failed(
+                format!("cannot write {}: {err}", drat_path.display()),
+                Status::Error,
+            );
+        }
+    }
+    let verdict = match certificate.verdict {
+        sudolab::strategy::Verdict::Unique => "unique",
+        sudolab::strategy::Verdict::Multiple => "multiple",
+        _ => "none",
+    };
+    {
+        let mut tally = tally
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *tally.verdicts.entry(verdict).or_default() += 1;
+        if certificate.proof_bytes > 0 {
+            tally.proof_bytes.push(certificate.proof_bytes);
+            tally.lemmas.push(certificate.lemmas);
+        }
+    }
+    let mut notes = Vec::new();
+    let mut status = Status::Success;
+    if let Some(clue) = &certificate.redundant_clue {
+        notes.push(format!(
+            "sudolab: {here}: not minimal: clue {clue} can go and the solution stays unique; \
+             the certificate makes no minimality claim"
+        ));
+        status = Status::Negative;
+    }
+    let mut line = format!("{source}:{}\t{verdict}\t{}", record.line, path.display());
+    if certificate.proof_bytes > 0 {
+        let _ = write!(
+            line,
+            "\t{} lemmas\t{} bytes",
+            certificate.lemmas, certificate.proof_bytes
+        );
+    }
+    Done {
+        line: Some(line),
+        notes,
+        status,
+    }
+}
+
+pub(crate) fn run_check(args: &CheckCertArgs) -> anyhow::Result<Status> {
+    let mut files = Vec::new();
+    for path in &args.paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                .filter(|file| file.extension().is_some_and(|ext| ext == "cert"))
+                .collect();
+            if found.is_empty() {
+                bail!("{}: no .cert files", path.display());
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let tools = if args.outside {
+        let tools = outside::available();
+        if tools.is_empty() {
+            bail!(
+                "--outside: none of rate, drat-trim, cake_lpr is on PATH ('cargo install rate' \
+                 installs rate)"
+            );
+        }
+        tools
+    } else {
+        Vec::new()
+    };
+    let (pool, _) = super::worker_pool(args.jobs)?;
+    let mut out = Out::new();
+    let (mut checked, mut failed) = (0_u64, 0_u64);
+    for batch in files.chunks(4096) {
+        let lines: Vec<(bool, String)> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|file| check_one(file, &tools))
+                .collect()
+        });
+        for (ok, line) in lines {
+            if ok {
+                checked += 1;
+                if args.quiet {
+                    continue;
+                }
+            } else {
+                failed += 1;
+            }
+            out.write_str(&line)?;
+            out.write_str("\n")?;
+        }
+    }
+    out.finish()?;
+    let names: Vec<&str> = tools.iter().map(|(tool, _)| tool.program()).collect();
+    note!(
+        "sudolab: {} certificates: {checked} checked, {failed} FAILED (built-in checker{}{})",
+        checked + failed,
+        if names.is_empty() { "" } else { ", " },
+        names.join(", ")
+    );
+    Ok(if failed > 0 {
+        Status::Negative
+    } else {
+        Status::Success
+    })
+}
+
+/// Checks one certificate file: `(true, "checked ...")` or `(false, "FAILED ...")`.
+fn check_one(file: &Path, tools: &[(outside::Tool, PathBuf)]) -> (bool, String) {
+    let name = file.display();
+    let fail = |step: &str, reason: &str| (false, format!("FAILED {name} {step}: {reason}"));
+    let text = match std::fs::read(file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => return fail("format", "the file is not UTF-8 text"),
+        },
+        Err(err) => return fail("read", &err.to_string()),
+    };
+    let bundle = match certcheck::parse(&text) {
+        Ok(bundle) => bundle,
+        Err(failure) => return fail(&failure.step, &failure.reason),
+    };
+    let verified = match certcheck::check(&bundle) {
+        Ok(verified) => verified,
+        Err(failure) => return fail(&failure.step, &failure.reason),
+    };
+    for (tool, program) in tools {
+        if let Err(reason) = outside::check(*tool, program, &bundle) {
+            return fail(tool.program(), &reason);
+        }
+    }
+    let mut line = format!("checked {name} {}", verified.verdict.word());
+    if verified.proof_bytes > 0 {
+        let _ = write!(
+            line,
+            " ({}: {} lemmas, {} bytes)",
+            if verified.producer.is_empty() {
+                "?"
+            } else {
+                &verified.producer
+            },
+            verified.lemmas,
+            verified.proof_bytes
+        );
+    }
+    if verified.witnesses > 0 {
+        let _ = write!(line, ", minimal ({} witnesses)", verified.witnesses);
+    }
+    (true, line)
+}
