@@ -285,7 +285,8 @@ mod tests {
 
     #[test]
     fn a_clause_that_is_not_rup_is_refused() {
-        let (mut store, _) = pigeons();
+        let mut store = Propagator::new(2);
+        store.add(&[1, 2]);
         assert_eq!(
             to_lrat(&mut store, &[vec![1]], u64::MAX),
             Err(LratStop::NotRup(0))
