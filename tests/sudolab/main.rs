@@ -3,6 +3,7 @@
 
 mod budgets;
 mod cases;
+mod certify;
 mod cli;
 mod compare;
 mod experiment;
