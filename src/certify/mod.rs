@@ -12,7 +12,7 @@
 //! Two producers write the refutation: [`Producer::Tree`], the exact-cover search over the
 //! CNF with unit propagation, whose decision paths are the proof's clauses (`tree.rs`), and
 //! [`Producer::Sat`], a varisat solve turned into LRAT by `varisat-lrat` (`sat.rs`).
-//! The verdict itself comes from the `fast` engine, first.
+//! The verdict itself comes first, from the `fast` engine (up to 12x12) or `sat` (above).
 
 mod sat;
 mod tree;
@@ -30,16 +30,23 @@ use unit::Propagator;
 /// Which proof producer writes the refutations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Producer {
-    /// The search tree: DLX-style branching over the CNF with unit propagation.
+    /// The tree where its proof is small (up to 32 bytes per variable of the CNF: 23 KB at
+    /// 9x9), sat where it is not.
     #[default]
+    Auto,
+    /// The search tree: DLX-style branching over the CNF with unit propagation.
     Tree,
     /// varisat, its proof turned into LRAT by varisat-lrat.
     Sat,
 }
 
+/// `auto`'s budget for a tree proof, in bytes per variable of the CNF.
+const AUTO_TREE_BYTES_PER_VAR: u64 = 32;
+
 impl fmt::Display for Producer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Producer::Auto => "auto",
             Producer::Tree => "tree",
             Producer::Sat => "sat",
         })
@@ -70,7 +77,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            producer: Producer::Tree,
+            producer: Producer::Auto,
             drat: false,
             max_proof_bytes: DEFAULT_MAX_PROOF_BYTES,
             minimal: false,
@@ -92,6 +99,8 @@ pub struct Certificate {
     pub lemmas: usize,
     /// Bytes of the LRAT proof (0 without a proof).
     pub proof_bytes: usize,
+    /// The producer that wrote the proof (tree or sat; `None` without a proof).
+    pub producer: Option<Producer>,
     /// With `minimal`: a clue that can go without losing uniqueness (so no minimality claim).
     pub redundant_clue: Option<String>,
 }
@@ -136,13 +145,13 @@ pub fn certify(
     if side > MAX_SIDE {
         return Err(CertifyError::TooLargeBoard(side));
     }
-    let fast = strategy::find("fast").expect("fast is registered");
+    let engine = verdict_engine(side);
     let mut solutions: Vec<Grid> = Vec::new();
     let outcome = if find_conflict(puzzle).is_some() {
         None
     } else {
         let limits = options.limits.clone().with_max_solutions(2);
-        Some(fast.search(puzzle, &limits, &mut |grid| solutions.push(grid.clone())))
+        Some(engine.search(puzzle, &limits, &mut |grid| solutions.push(grid.clone())))
     };
     let verdict = outcome
         .as_ref()
@@ -155,6 +164,7 @@ pub fn certify(
         drat: None,
         lemmas: 0,
         proof_bytes: 0,
+        producer: None,
         redundant_clue: None,
     };
     match verdict {
@@ -183,13 +193,14 @@ pub fn certify(
             } else {
                 None
             };
-            let (lrat, drat) = prove(&cnf, blocking.as_deref(), options)?;
+            let (lrat, drat, producer) = prove(&cnf, blocking.as_deref(), options)?;
             certificate.lemmas = lrat.lines().filter(|line| !is_deletion(line)).count();
             certificate.proof_bytes = lrat.len();
+            certificate.producer = Some(producer);
             let _ = writeln!(
                 text,
-                "producer {}\nproof lrat {} {}",
-                options.producer, certificate.lemmas, certificate.proof_bytes
+                "producer {producer}\nproof lrat {} {}",
+                certificate.lemmas, certificate.proof_bytes
             );
             text.push_str(&lrat);
             text.push_str("end\n");
@@ -199,6 +210,14 @@ pub fn certify(
     }
     certificate.text = text;
     Ok(certificate)
+}
+
+/// The engine that decides the verdict (and finds the solutions and witnesses): `fast` up to
+/// 12x12, `sat` above, where propagation and guessing meet minimal puzzles they take minutes on
+/// (as `generate --checker auto` chooses).
+fn verdict_engine(side: usize) -> &'static dyn strategy::Strategy {
+    let name = if side <= 12 { "fast" } else { "sat" };
+    strategy::find(name).expect("fast and sat are registered")
 }
 
 /// The bundle's first lines, up to the verdict.
@@ -259,7 +278,7 @@ fn witnesses(
     solution: &Grid,
     limits: &Limits,
 ) -> Result<Result<String, String>, CertifyError> {
-    let fast = strategy::find("fast").expect("fast is registered");
+    let engine = verdict_engine(puzzle.side());
     let limits = limits.clone().with_max_solutions(2);
     let mut text = String::new();
     let shape = puzzle.shape();
@@ -270,7 +289,7 @@ fn witnesses(
         let mut reduced = puzzle.clone();
         reduced.set(cell, 0);
         let mut other = None;
-        let outcome = fast.search(&reduced, &limits, &mut |grid| {
+        let outcome = engine.search(&reduced, &limits, &mut |grid| {
             if grid.get(cell) != solution.get(cell) {
                 other.get_or_insert_with(|| grid.clone());
             }
@@ -345,20 +364,44 @@ fn trim_lrat(text: &str) -> String {
     trimmed
 }
 
+/// What a producer wrote: the LRAT proof, the DRAT one when asked for, and which producer.
+type Proofs = (String, Option<String>, Producer);
+
 /// The LRAT refutation (and the DRAT one, when asked for) of the CNF plus `blocking`.
-fn prove(
+fn prove(cnf: &Cnf, blocking: Option<&[i32]>, options: &Options) -> Result<Proofs, CertifyError> {
+    let max = options.max_proof_bytes;
+    match options.producer {
+        Producer::Auto => {
+            let cap = max.min(AUTO_TREE_BYTES_PER_VAR * cnf.var_count() as u64);
+            // The search's clauses are about a hundredth of their LRAT text; a sixteenth of the
+            // cap stops a tree that is going to be too large early.
+            match prove_with(Producer::Tree, cnf, blocking, options.drat, cap / 16, cap) {
+                Err(CertifyError::TooLarge { .. }) => {
+                    prove_with(Producer::Sat, cnf, blocking, options.drat, max, max)
+                }
+                other => other,
+            }
+        }
+        producer => prove_with(producer, cnf, blocking, options.drat, max, max),
+    }
+}
+
+/// One producer's proofs; the search (tree) stops past `search_max` bytes of clauses, the LRAT
+/// text past `max`.
+fn prove_with(
+    producer: Producer,
     cnf: &Cnf,
     blocking: Option<&[i32]>,
-    options: &Options,
-) -> Result<(String, Option<String>), CertifyError> {
-    let producer = options.producer;
-    let max = options.max_proof_bytes;
+    drat: bool,
+    search_max: u64,
+    max: u64,
+) -> Result<Proofs, CertifyError> {
     let too_large = CertifyError::TooLarge { producer, max };
     let failed = |reason: String| CertifyError::Producer { producer, reason };
     let clauses = || cnf.clauses().chain(blocking);
     match producer {
-        Producer::Sat => match sat::refute(clauses(), options.drat, max) {
-            Ok(proof) => Ok((trim_lrat(&proof.lrat), proof.drat)),
+        Producer::Sat | Producer::Auto => match sat::refute(clauses(), drat, max) {
+            Ok(proof) => Ok((trim_lrat(&proof.lrat), proof.drat, Producer::Sat)),
             Err(sat::SatStop::TooLarge) => Err(too_large),
             Err(sat::SatStop::Satisfiable) => Err(failed(
                 "varisat found a model the verdict search did not".to_string(),
@@ -374,7 +417,7 @@ fn prove(
                     branch.push(index);
                 }
             }
-            let lemmas = match tree::refute(&mut store, &branch, max) {
+            let lemmas = match tree::refute(&mut store, &branch, search_max) {
                 Ok(lemmas) => lemmas,
                 Err(tree::TreeStop::TooLarge) => return Err(too_large),
                 Err(tree::TreeStop::Model(_)) => {
@@ -393,13 +436,13 @@ fn prove(
                     )));
                 }
             };
-            let drat = options.drat.then(|| {
+            let drat = drat.then(|| {
                 lemmas
                     .iter()
                     .map(|lemma| clause_text(lemma) + "\n")
                     .collect::<String>()
             });
-            Ok((trim_lrat(&lrat), drat))
+            Ok((trim_lrat(&lrat), drat, Producer::Tree))
         }
     }
 }

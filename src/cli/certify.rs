@@ -28,9 +28,11 @@ pub(crate) struct CertifyArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
 
-    /// Who writes the refutations: 'tree', the exact-cover search over the CNF (small proofs),
-    /// or 'sat', varisat's proof turned into LRAT by varisat-lrat.
-    #[arg(long, value_enum, default_value_t = Producer::Tree)]
+    /// Who writes the refutations: 'tree', the exact-cover search over the CNF (small proofs
+    /// where propagation does most of the work), 'sat', varisat's proof turned into LRAT by
+    /// varisat-lrat, or 'auto': the tree where its proof stays under 32 bytes per variable of
+    /// the CNF (23 KB at 9x9), sat otherwise.
+    #[arg(long, value_enum, default_value_t = Producer::Auto)]
     producer: Producer,
 
     /// Also write each refutation as DRAT, in a .drat file beside the certificate.
@@ -84,6 +86,7 @@ struct Tally {
     verdicts: HashMap<&'static str, u64>,
     proof_bytes: Vec<usize>,
     lemmas: Vec<usize>,
+    producers: std::collections::BTreeMap<String, u64>,
 }
 
 pub(crate) fn run(args: &CertifyArgs) -> anyhow::Result<Status> {
@@ -132,10 +135,15 @@ pub(crate) fn run(args: &CertifyArgs) -> anyhow::Result<Status> {
         tally.verdicts.get("none").unwrap_or(&0),
     );
     if !tally.proof_bytes.is_empty() {
+        let producers: Vec<String> = tally
+            .producers
+            .iter()
+            .map(|(producer, count)| format!("{producer} {count}"))
+            .collect();
         let _ = write!(
             summary,
-            "; {} proofs: bytes median {} max {}, lemmas median {} max {}",
-            args.producer,
+            "; proofs ({}): bytes median {} max {}, lemmas median {} max {}",
+            producers.join(", "),
             median(&tally.proof_bytes),
             tally.proof_bytes.iter().max().unwrap_or(&0),
             median(&tally.lemmas),
@@ -215,6 +223,9 @@ fn certify_one(
         if certificate.proof_bytes > 0 {
             tally.proof_bytes.push(certificate.proof_bytes);
             tally.lemmas.push(certificate.lemmas);
+            if let Some(producer) = certificate.producer {
+                *tally.producers.entry(producer.to_string()).or_default() += 1;
+            }
         }
     }
     let mut notes = Vec::new();
@@ -227,10 +238,10 @@ fn certify_one(
         status = Status::Negative;
     }
     let mut line = format!("{source}:{}\t{verdict}\t{}", record.line, path.display());
-    if certificate.proof_bytes > 0 {
+    if let Some(producer) = certificate.producer {
         let _ = write!(
             line,
-            "\t{} lemmas\t{} bytes",
+            "\t{} lemmas\t{} bytes\t{producer}",
             certificate.lemmas, certificate.proof_bytes
         );
     }

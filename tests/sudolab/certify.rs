@@ -88,7 +88,7 @@ fn every_bundled_puzzle_is_certified_by_the_tree_and_checked() {
             "corpora/generated/16x16.txt",
             "corpora/generated/25x25.txt",
         ],
-        &[],
+        &["--producer", "tree"],
     );
     let count = std::fs::read_dir(&dir.0).unwrap().count();
     assert_eq!(count, 2 + 7 + 20 + 20 + 100 + 20 + 10 + 3 + 2);
@@ -117,7 +117,41 @@ fn every_bundled_puzzle_is_certified_by_sat_and_checked() {
 
 #[test]
 fn the_minimal_16x16_puzzles_are_certified_by_the_tree() {
-    certify_and_check("minimal-16-tree", &["corpora/minimal-16x16.txt"], &[]);
+    certify_and_check(
+        "minimal-16-tree",
+        &["corpora/minimal-16x16.txt"],
+        &["--producer", "tree"],
+    );
+}
+
+#[test]
+fn auto_takes_the_tree_where_its_proof_is_small_and_sat_elsewhere() {
+    let dir = Scratch::new("auto");
+    let run = sudolab(
+        &[
+            "certify",
+            "--out",
+            dir.path(),
+            "corpora/reference.txt",
+            "corpora/minimal-16x16.txt",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let producers: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|line| line.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(producers[..2], ["tree", "tree"]);
+    assert!(producers[2..].iter().all(|producer| *producer == "sat"));
+    assert!(
+        run.stderr.contains("proofs (sat 10, tree 2)"),
+        "{}",
+        run.stderr
+    );
+    let run = sudolab(&["check-cert", "-q", dir.path()], "");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
 
 #[test]
