@@ -58,7 +58,7 @@ fn the_producers_cnf_is_the_checkers_clause_for_clause() {
         puzzle("4..3.....1....2.", None),
         puzzle(BOARD_A, None),
         puzzle(&".".repeat(36), Some(Shape::new(2, 3).unwrap())),
-        puzzle(&"1".repeat(1), None),
+        puzzle("1", None),
         puzzle("11..............", None),
     ];
     for grid in &puzzles {
@@ -311,7 +311,7 @@ fn mutated_certificates_are_rejected_each_with_its_step() {
         let mut words: Vec<&str> = last.split(' ').collect();
         words.remove(words.len() - 2);
         *last = words.join(" ");
-        let proof: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let proof: String = lines.iter().map(|line| line.clone() + "\n").collect();
         let changed = format!(
             "{head}proof lrat {} {}\n{proof}end\n",
             lines.len(),
