@@ -21,6 +21,8 @@
 #   engines_small  bundled 1x1, 4x4, 6x6 and 9x9 puzzles in the target's kind-0 encoding
 #                  (givens as bytes), and deterministic pseudo-random inputs of kinds 1 and 2
 #                  for every shape.
+#   check_cert     `certify` of the bundled 4x4, 6x6 and 9x9 puzzles by both producers, and
+#                  certificates of a puzzle with several solutions and of two without one.
 set -euo pipefail
 
 FUZZ=$(cd "$(dirname "$0")" && pwd)
@@ -36,7 +38,7 @@ fi
 [ -x "$S" ] || { echo "seeds.sh: no sudolab binary at $S" >&2; exit 2; }
 
 rm -rf "$OUT"
-mkdir -p "$OUT"/read_any "$OUT"/decode_model "$OUT"/report_read "$OUT"/engines_small
+mkdir -p "$OUT"/read_any "$OUT"/decode_model "$OUT"/report_read "$OUT"/engines_small "$OUT"/check_cert
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -175,6 +177,17 @@ awk 'BEGIN { srand(1)
             print "" } }' |
 while IFS= read -r bytes; do
     i=$((i + 1)); printf "$bytes" > "$OUT/engines_small/random-$i"
+done
+
+# ---- check_cert -----------------------------------------------------------------------------
+for producer in tree sat; do
+    "$S" certify --producer "$producer" --out "$OUT/check_cert/$producer" \
+        "$CORPORA/generated/4x4.txt" "$CORPORA/generated/6x6.txt" "$CORPORA/reference.txt" \
+        ................ 12....3...4..... 11.............. >/dev/null 2>&1
+    for cert in "$OUT/check_cert/$producer"/*.cert; do
+        mv "$cert" "$OUT/check_cert/$producer-$(basename "$cert")"
+    done
+    rm -rf "${OUT:?}/check_cert/$producer"
 done
 
 for dir in "$OUT"/*; do
