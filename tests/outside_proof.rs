@@ -95,3 +95,47 @@ fn rate_rejects_a_refutation_of_a_satisfiable_formula() {
     let err = certcheck::outside::check(Tool::Rate, &rate, &bundle).unwrap_err();
     assert!(err.contains("rate did not verify"), "{err}");
 }
+
+#[test]
+fn rate_verifies_the_drat_files_of_both_producers() {
+    let rate = rate();
+    for producer in ["tree", "sat"] {
+        let dir = Scratch::new(&format!("drat-{producer}"));
+        let out = dir.0.to_str().unwrap();
+        let (code, _, stderr) = sudolab(&[
+            "certify",
+            "--producer",
+            producer,
+            "--drat",
+            "--out",
+            out,
+            "corpora/reference.txt",
+            "corpora/generated/6x6.txt",
+            "12....3...4.....",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir.0).unwrap() {
+            let cert = entry.unwrap().path();
+            if cert.extension().unwrap() != "cert" {
+                continue;
+            }
+            let bundle = certcheck::parse(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+            let cnf = cert.with_extension("cnf");
+            std::fs::write(&cnf, bundle.formula().to_dimacs()).unwrap();
+            let output = Command::new(&rate)
+                .arg(&cnf)
+                .arg(cert.with_extension("drat"))
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                stdout.lines().any(|line| line.trim() == "s VERIFIED"),
+                "{producer}, {}: {stdout}",
+                cert.display()
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 2 + 20 + 1);
+    }
+}
