@@ -252,6 +252,37 @@ fn certify_one(
     }
 }
 
+/// `verify --certify DIR`: certifies a verified puzzle (producer `auto`), writes the
+/// certificate and checks it with the independent checker; its path, or why not.
+pub(crate) fn certify_verified(
+    dir: &Path,
+    source: &str,
+    record: &Record,
+) -> Result<PathBuf, String> {
+    let certificate = certify::certify(
+        &record.puzzle,
+        &format!("{source}:{}", record.line),
+        &Options::default(),
+    )
+    .map_err(|err| format!("no certificate: {err}"))?;
+    if let Err(failure) = certcheck::check_text(&certificate.text) {
+        return Err(format!(
+            "the certificate does not check ({}: {})",
+            failure.step, failure.reason
+        ));
+    }
+    if certificate.verdict != sudolab::strategy::Verdict::Unique {
+        return Err(format!(
+            "the certificate proves {:?}, not uniqueness",
+            certificate.verdict
+        ));
+    }
+    let path = dir.join(format!("{}-{:05}.cert", stem_of(source), record.number));
+    std::fs::write(&path, &certificate.text)
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+    Ok(path)
+}
+
 pub(crate) fn run_check(args: &CheckCertArgs) -> anyhow::Result<Status> {
     let mut files = Vec::new();
     for path in &args.paths {

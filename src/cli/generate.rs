@@ -513,6 +513,12 @@ pub(crate) struct VerifyArgs {
     #[arg(long, short = 'j', value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<usize>,
 
+    /// Also write a certificate of each verified puzzle into DIR (as 'sudolab certify' does),
+    /// checked by the independent checker before the puzzle counts as verified; its path ends
+    /// the line. 'sudolab check-cert DIR' checks them again, anywhere.
+    #[arg(long, value_name = "DIR")]
+    certify: Option<std::path::PathBuf>,
+
     #[command(flatten)]
     shard: ShardArgs,
 }
@@ -528,6 +534,10 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
         );
     }
     let limits = Limits::solutions(2).with_timeout(args.timeout);
+    if let Some(dir) = &args.certify {
+        std::fs::create_dir_all(dir)
+            .map_err(|err| anyhow::anyhow!("cannot create {}: {err}", dir.display()))?;
+    }
     let mut out = Out::new();
     let failed = AtomicU64::new(0);
     let verified = AtomicU64::new(0);
@@ -551,14 +561,25 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
                     record.puzzle.shape()
                 ));
             }
+            let mut certificate = None;
+            if let (Some(dir), true) = (&args.certify, problems.is_empty()) {
+                match super::certify::certify_verified(dir, source, record) {
+                    Ok(path) => certificate = Some(path),
+                    Err(problem) => problems.push(problem),
+                }
+            }
             let (line, status) = if problems.is_empty() {
                 verified.fetch_add(1, Ordering::Relaxed);
                 let by: Vec<&str> = usable.iter().map(|v| v.name()).collect();
-                let line = format!(
+                let mut line = format!(
                     "{}\tverified\tunique by {}",
                     key(source, record),
                     by.join(", ")
                 );
+                if let Some(path) = certificate {
+                    line.push_str("\tcertificate ");
+                    line.push_str(&path.display().to_string());
+                }
                 (line, Status::Success)
             } else {
                 failed.fetch_add(1, Ordering::Relaxed);

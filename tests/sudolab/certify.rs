@@ -509,3 +509,27 @@ fn one_byte_changes_never_make_a_false_certificate_check() {
         }
     }
 }
+
+#[test]
+fn verify_certify_writes_a_checked_certificate_per_verified_puzzle() {
+    let dir = Scratch::new("verify-certify");
+    let run = sudolab(
+        &[
+            "verify",
+            "--certify",
+            dir.path(),
+            "corpora/reference.txt",
+            "................",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3);
+    let wanted = format!("certificate {}/reference-00001.cert", dir.path());
+    assert!(lines[0].ends_with(&wanted), "{}", lines[0]);
+    assert!(lines[2].contains("FAILED"));
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 2);
+    let run = sudolab(&["check-cert", dir.path()], "");
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
