@@ -562,3 +562,39 @@ fn compare_finds_the_shipped_unique_solutions() {
         }
     }
 }
+
+/// Certificates of public puzzles: the first 1,000 17-clue puzzles certified by the default
+/// producer, each checked by the independent checker, each under 50 KB, and the certificate's
+/// solution the published one; and a sample of the forum's hardest by both producers.
+#[test]
+fn public_puzzles_get_certificates_that_check() {
+    use sudolab::certcheck;
+    use sudolab::certify::{self, Options, Producer};
+    let dir = corpora_dir().join("tdoku");
+    let mut largest = 0;
+    for record in read_records(&dir.join("puzzles2_17_clue.txt"), 1_000) {
+        let certificate = certify::certify(&record.puzzle, "17-clue", &Options::default())
+            .unwrap_or_else(|err| panic!("line {}: {err}", record.line));
+        let verified = certcheck::check_text(&certificate.text)
+            .unwrap_or_else(|failure| panic!("line {}: {failure:?}", record.line));
+        assert_eq!(verified.verdict, certcheck::Verdict::Unique);
+        largest = largest.max(certificate.text.len());
+        if let Some(solution) = &record.solution {
+            let bundle = certcheck::parse(&certificate.text).unwrap();
+            assert_eq!(&bundle.solutions[0][..], solution.cells());
+        }
+    }
+    assert!(largest < 50_000, "a 17-clue certificate of {largest} bytes");
+    for producer in [Producer::Tree, Producer::Sat] {
+        let options = Options {
+            producer,
+            ..Options::default()
+        };
+        for record in read_records(&dir.join("puzzles6_forum_hardest_1106.txt"), 50) {
+            let certificate = certify::certify(&record.puzzle, "forum hardest", &options)
+                .unwrap_or_else(|err| panic!("line {}: {err}", record.line));
+            certcheck::check_text(&certificate.text)
+                .unwrap_or_else(|failure| panic!("{producer} line {}: {failure:?}", record.line));
+        }
+    }
+}
