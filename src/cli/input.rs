@@ -252,7 +252,7 @@ pub(crate) fn place(source: &str, record: &Record) -> String {
 
 /// Where a record came from, as a compact key in tabular output: `FILE:N`.
 pub(crate) fn key(source: &str, record: &Record) -> String {
-    format!("{source}:{}", record.line)
+    sudolab::corpus::key(source, record.line)
 }
 
 /// A record as an experiment item at `ordinal`, with its claims.
