@@ -117,7 +117,7 @@ fn count_one(
             }
             ProblemKind::ContradictsKnownSolution => match &run.solution {
                 Some(found) => {
-                    let (said, note) = known_solution_check(&place(), record, found);
+                    let (said, note) = known_solution_check(place, record, found);
                     notes.extend(note);
                     said
                 }

@@ -393,7 +393,16 @@ pub fn count_tokens(text: &[u8]) -> usize {
 
 /// The line form of a grid, or `None` when its side is above 35.
 pub fn to_line(grid: &Grid) -> Option<String> {
-    (grid.side() <= MAX_LINE_SIDE).then(|| grid.cells().iter().map(|&v| symbol_for(v)).collect())
+    /// The line form's symbols by value: one table read per cell.
+    const SYMBOLS: &[u8; MAX_LINE_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    (grid.side() <= MAX_LINE_SIDE).then(|| {
+        let bytes = grid
+            .cells()
+            .iter()
+            .map(|&value| SYMBOLS[usize::from(value)])
+            .collect();
+        String::from_utf8(bytes).expect("the symbols are ASCII")
+    })
 }
 
 /// A grid on one line for messages and reports: the line form when the side allows, otherwise
