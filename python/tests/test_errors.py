@@ -223,4 +223,7 @@ def test_a_bad_experiment_file_names_its_line(tmp_path):
     path.write_text('strategies = ["fast"]\n[run]\nrepeats = 3\n')
     with pytest.raises(sudolab.ExperimentError) as caught:
         sudolab.run(path)
-    assert str(caught.value).startswith(f"{path}: line 3, column 1: unknown field 'repeats'")
+    assert str(caught.value) == (
+        f"{path}: line 3, column 1: unknown field `repeats`, expected one of `limit`, "
+        "`timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`"
+    )

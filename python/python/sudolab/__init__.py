@@ -4,7 +4,7 @@ Arrow tables.
 The searches run in Rust, through the same experiment pipeline as the ``sudolab`` command
 line (every answer certified, several strategies cross-checked), with the GIL released;
 Ctrl-C stops a run between searches. Tables implement the Arrow PyCapsule interface, so
-``pyarrow.table(t)``, ``polars.from_arrow(t)`` and ``pandas.DataFrame.from_arrow(t)`` take
+``pyarrow.table(t)``, ``polars.DataFrame(t)`` and ``pandas.DataFrame.from_arrow(t)`` take
 them without copying the data.
 
 >>> import sudolab
@@ -58,7 +58,7 @@ class Table:
     """An Arrow table made by sudolab.
 
     It implements the Arrow PyCapsule interface (``__arrow_c_stream__``), so any Arrow library
-    takes it without a copy: ``pyarrow.table(t)``, ``polars.from_arrow(t)``,
+    takes it without a copy: ``pyarrow.table(t)``, ``polars.DataFrame(t)``,
     ``pandas.DataFrame.from_arrow(t)`` (pandas 3), DuckDB. ``to_pyarrow``, ``to_polars`` and
     ``to_pandas`` are shortcuts for these.
 
@@ -103,10 +103,12 @@ class Table:
         return pyarrow.table(self)
 
     def to_polars(self) -> Any:
-        """The table as a ``polars.DataFrame`` (no copy)."""
+        """The table as a ``polars.DataFrame`` (no copy; ``polars.DataFrame(t)`` does the same,
+        while ``polars.from_arrow(t)`` gives one struct Series, as for any Arrow stream that is
+        not pyarrow's)."""
         import polars
 
-        return polars.from_arrow(self)
+        return polars.DataFrame(self)
 
     def to_pandas(self) -> Any:
         """The table as a ``pandas.DataFrame`` (through pyarrow)."""
