@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> pa.Table:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--strategies", default="fast,mrv,dlx-knuth")
     parser.add_argument("--timeout", default="10s")
+    parser.add_argument("--out", help="write the merged rows to this Arrow IPC (Feather) file")
     args = parser.parse_args(argv)
     strategies = args.strategies.split(",")
 
@@ -68,6 +69,10 @@ def main(argv: Sequence[str] | None = None) -> pa.Table:
             tables = client.gather(futures)
     merged = merge(tables, strategies)
     verdicts = merged.group_by(["strategy", "verdict"]).aggregate([("puzzle", "count")])
+    if args.out:
+        import pyarrow.feather
+
+        pyarrow.feather.write_feather(merged, args.out)
     print(f"{merged.num_rows} rows from {args.shards} shards")
     for row in verdicts.sort_by([("strategy", "ascending"), ("verdict", "ascending")]).to_pylist():
         print(f"{row['strategy']}\t{row['verdict']}\t{row['puzzle_count']}")
