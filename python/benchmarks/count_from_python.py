@@ -5,10 +5,11 @@
 Python: `pyarrow.table(sudolab.count(lines, "fast", jobs=J))`, from a list of str to a pyarrow
 table. Rust: `sudolab._native.rust_baseline(lines, "fast", jobs=J)`, the same parse, pipeline
 run and Arrow table, timed inside Rust once the strings are there (no Python in the loop).
-Alternated, best of `--rounds`.
+Alternated, `--rounds` of each; the best and the median are reported.
 """
 
 import argparse
+import statistics
 import time
 
 import pyarrow as pa
@@ -39,10 +40,15 @@ def main() -> None:
         rust_times.append(_native.rust_baseline(lines, args.strategy, args.jobs))
     verdicts = table.group_by("verdict").aggregate([("puzzle", "count")]).to_pylist()
     python_best, rust_best = min(python_times), min(rust_times)
+    python_median = statistics.median(python_times)
+    rust_median = statistics.median(rust_times)
     print(f"puzzles: {len(lines)}; strategy {args.strategy}; jobs {args.jobs}; verdicts {verdicts}")
-    print(f"python: best {python_best:.3f} s of {[round(t, 3) for t in python_times]}")
-    print(f"rust:   best {rust_best:.3f} s of {[round(t, 3) for t in rust_times]}")
-    print(f"ratio python / rust: {python_best / rust_best:.3f}")
+    print(f"python: best {python_best:.3f} s, median {python_median:.3f} s")
+    print(f"rust:   best {rust_best:.3f} s, median {rust_median:.3f} s")
+    print(
+        f"ratio python / rust: best {python_best / rust_best:.3f}, "
+        f"median {python_median / rust_median:.3f}"
+    )
 
 
 if __name__ == "__main__":
