@@ -125,7 +125,9 @@ fn duration(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Dur
         let seconds: f64 = value.extract().map_err(|_| {
             errors::option(&format!(
                 "{name}: expected seconds or a duration such as 500ms, 10s or 2m, found {}",
-                value.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
+                value
+                    .repr()
+                    .map_or_else(|_| "?".to_string(), |r| r.to_string())
             ))
         })?;
         Duration::try_from_secs_f64(seconds)
@@ -330,7 +332,12 @@ fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
 /// solution and count, side, clues.
 #[pyfunction]
 #[pyo3(signature = (paths, format="auto", r#box=None))]
-fn read(py: Python<'_>, paths: Vec<PathBuf>, format: &str, r#box: Option<&str>) -> PyResult<PyTable> {
+fn read(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    format: &str,
+    r#box: Option<&str>,
+) -> PyResult<PyTable> {
     let format: Format = format
         .parse()
         .map_err(|message: String| errors::option(&format!("format: {message}")))?;
@@ -366,22 +373,33 @@ fn read(py: Python<'_>, paths: Vec<PathBuf>, format: &str, r#box: Option<&str>) 
             errors::input(&message)
         }
     })?;
-    let lines: Vec<String> = records.iter().map(|(_, r)| to_one_line(&r.puzzle)).collect();
+    let lines: Vec<String> = records
+        .iter()
+        .map(|(_, r)| to_one_line(&r.puzzle))
+        .collect();
     let solutions: Vec<Option<String>> = records
         .iter()
         .map(|(_, r)| r.solution.as_ref().map(to_one_line))
         .collect();
     let mut columns = Columns::default();
     columns
-        .strings("source", records.iter().map(|(name, _)| Some(name.as_str())))
+        .strings(
+            "source",
+            records.iter().map(|(name, _)| Some(name.as_str())),
+        )
         .u64s("line", records.iter().map(|(_, r)| Some(r.line as u64)))
         .strings("puzzle", lines.iter().map(|l| Some(l.as_str())))
         .strings("solution", solutions.iter().map(Option::as_deref))
         .u64s("count", records.iter().map(|(_, r)| r.count))
-        .u32s("side", records.iter().map(|(_, r)| Some(r.puzzle.side() as u32)))
+        .u32s(
+            "side",
+            records.iter().map(|(_, r)| Some(r.puzzle.side() as u32)),
+        )
         .u32s(
             "clues",
-            records.iter().map(|(_, r)| Some(r.puzzle.clue_count() as u32)),
+            records
+                .iter()
+                .map(|(_, r)| Some(r.puzzle.clue_count() as u32)),
         );
     columns.finish()
 }
@@ -686,9 +704,13 @@ fn events_table(traces: &[trace::Trace]) -> PyResult<PyTable> {
                 Event::Choose { cell, candidates } => {
                     ("choose", Some(*cell), None, None, Some(*candidates))
                 }
-                Event::ChooseItem { item, options } => {
-                    ("choose_item", None, None, Some(item.clone()), Some(*options))
-                }
+                Event::ChooseItem { item, options } => (
+                    "choose_item",
+                    None,
+                    None,
+                    Some(item.clone()),
+                    Some(*options),
+                ),
                 Event::Cover { item } => ("cover", None, None, Some(item.clone()), None),
                 Event::Uncover { item } => ("uncover", None, None, Some(item.clone()), None),
                 Event::Try { cell, value } => ("try", Some(*cell), Some(*value), None, None),

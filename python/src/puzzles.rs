@@ -214,7 +214,9 @@ pub fn parse(raw: Raw, shape: Option<Shape>) -> Result<Vec<Item>, String> {
                     .and_then(|sources| sources.get(index).cloned().flatten())
                     .unwrap_or_else(|| format!("{NAME}:{line}"));
                 let Some(puzzle) = puzzle else {
-                    return Err(format!("{NAME}: line {line}: expected a puzzle, found null"));
+                    return Err(format!(
+                        "{NAME}: line {line}: expected a puzzle, found null"
+                    ));
                 };
                 let record = parse_line_record(puzzle.trim().as_bytes(), shape, line)
                     .map_err(|err| format!("{NAME}: {err}"))?;

@@ -9,8 +9,8 @@ use arrow_schema::{DataType, Field, Schema};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
-use sudolab::report::{PuzzleProblem, Row};
 use sudolab::check::ProblemKind;
+use sudolab::report::{PuzzleProblem, Row};
 use sudolab::strategy::{Counter, Stop, Verdict};
 
 /// Columns of one table, in order.
@@ -156,19 +156,79 @@ impl RowsBuilder {
         let mut columns = Columns::default();
         let u64s = DataType::UInt64;
         columns
-            .push("puzzle", u64s.clone(), false, Arc::new(self.puzzle.finish()))
-            .push("source", DataType::Utf8, false, Arc::new(self.source.finish()))
-            .push("side", DataType::UInt32, false, Arc::new(self.side.finish()))
-            .push("clues", DataType::UInt32, false, Arc::new(self.clues.finish()))
-            .push("strategy", DataType::Utf8, false, Arc::new(self.strategy.finish()))
-            .push("verdict", DataType::Utf8, false, Arc::new(self.verdict.finish()))
-            .push("solutions", u64s.clone(), false, Arc::new(self.solutions.finish()))
-            .push("exhausted", DataType::Boolean, false, Arc::new(self.exhausted.finish()))
-            .push("stopped", DataType::Utf8, true, Arc::new(self.stopped.finish()))
-            .push("time_ns", u64s.clone(), false, Arc::new(self.time_ns.finish()))
-            .push("median_ns", u64s.clone(), false, Arc::new(self.median_ns.finish()));
+            .push(
+                "puzzle",
+                u64s.clone(),
+                false,
+                Arc::new(self.puzzle.finish()),
+            )
+            .push(
+                "source",
+                DataType::Utf8,
+                false,
+                Arc::new(self.source.finish()),
+            )
+            .push(
+                "side",
+                DataType::UInt32,
+                false,
+                Arc::new(self.side.finish()),
+            )
+            .push(
+                "clues",
+                DataType::UInt32,
+                false,
+                Arc::new(self.clues.finish()),
+            )
+            .push(
+                "strategy",
+                DataType::Utf8,
+                false,
+                Arc::new(self.strategy.finish()),
+            )
+            .push(
+                "verdict",
+                DataType::Utf8,
+                false,
+                Arc::new(self.verdict.finish()),
+            )
+            .push(
+                "solutions",
+                u64s.clone(),
+                false,
+                Arc::new(self.solutions.finish()),
+            )
+            .push(
+                "exhausted",
+                DataType::Boolean,
+                false,
+                Arc::new(self.exhausted.finish()),
+            )
+            .push(
+                "stopped",
+                DataType::Utf8,
+                true,
+                Arc::new(self.stopped.finish()),
+            )
+            .push(
+                "time_ns",
+                u64s.clone(),
+                false,
+                Arc::new(self.time_ns.finish()),
+            )
+            .push(
+                "median_ns",
+                u64s.clone(),
+                false,
+                Arc::new(self.median_ns.finish()),
+            );
         for (counter, mut builder) in self.counters {
-            columns.push(counter.name(), u64s.clone(), true, Arc::new(builder.finish()));
+            columns.push(
+                counter.name(),
+                u64s.clone(),
+                true,
+                Arc::new(builder.finish()),
+            );
         }
         if let Some(mut builder) = self.solution.take() {
             columns.push("solution", DataType::Utf8, true, Arc::new(builder.finish()));
@@ -188,9 +248,15 @@ pub fn problems_table(problems: &[PuzzleProblem]) -> PyResult<PyTable> {
         .u64s("puzzle", problems.iter().map(|p| Some(p.puzzle)))
         .strings("source", problems.iter().map(|p| Some(p.source.as_str())))
         .strings("grid", problems.iter().map(|p| Some(p.grid.as_str())))
-        .strings("kind", problems.iter().map(|p| Some(kind_name(p.problem.kind))))
+        .strings(
+            "kind",
+            problems.iter().map(|p| Some(kind_name(p.problem.kind))),
+        )
         .strings("strategies", strategies.iter().map(|s| Some(s.as_str())))
-        .strings("detail", problems.iter().map(|p| Some(p.problem.detail.as_str())));
+        .strings(
+            "detail",
+            problems.iter().map(|p| Some(p.problem.detail.as_str())),
+        );
     columns.finish()
 }
 
