@@ -43,3 +43,31 @@ def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt(root):
     assert lines[0].startswith("interrupted after ")
     assert lines[1] == "['unique']"
     assert waited < 5, f"Ctrl-C took {waited:.1f}s to stop the run"
+
+
+def test_other_python_threads_run_during_a_search(root):
+    import threading
+
+    path = root / "corpora" / "generated" / "9x9-minimal.txt"
+    lines = [l.split()[0] for l in path.read_text().splitlines() if l and not l.startswith("#")]
+    done = threading.Event()
+
+    def work():
+        try:
+            import sudolab
+
+            sudolab.count(lines * 20, strategy="mrv", jobs=1)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work)
+    began = time.monotonic()
+    worker.start()
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+    worker.join()
+    elapsed = time.monotonic() - began
+    # With the GIL held by the search, this loop would stand still until the end.
+    assert elapsed > 0.05
+    assert ticks / elapsed > 100_000, (ticks, elapsed)
