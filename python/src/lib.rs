@@ -373,33 +373,65 @@ fn read(
             errors::input(&message)
         }
     })?;
+    let records: Vec<(String, u64, Item)> = records
+        .into_iter()
+        .map(|(name, record)| {
+            let item = Item {
+                ordinal: 0,
+                source: String::new(),
+                puzzle: record.puzzle,
+                solution: record.solution,
+                count: record.count,
+            };
+            (name, record.line as u64, item)
+        })
+        .collect();
+    puzzles_table(&records)
+}
+
+/// Puzzles given in line form (`puzzle[:count][:solution]`, as a file's lines) read into the
+/// table `read` gives: source `puzzles`, line `i + 1` for `lines[i]`.
+#[pyfunction]
+#[pyo3(signature = (lines, r#box=None))]
+fn read_lines(lines: &Bound<'_, PyAny>, r#box: Option<&str>) -> PyResult<PyTable> {
+    let items = puzzles::items(lines, shape(r#box)?)?;
+    let records: Vec<(String, u64, Item)> = items
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| (puzzles::NAME.to_string(), index as u64 + 1, item))
+        .collect();
+    puzzles_table(&records)
+}
+
+/// The table of puzzles: source, line, puzzle, solution, count, side, clues.
+fn puzzles_table(records: &[(String, u64, Item)]) -> PyResult<PyTable> {
     let lines: Vec<String> = records
         .iter()
-        .map(|(_, r)| to_one_line(&r.puzzle))
+        .map(|(_, _, r)| to_one_line(&r.puzzle))
         .collect();
     let solutions: Vec<Option<String>> = records
         .iter()
-        .map(|(_, r)| r.solution.as_ref().map(to_one_line))
+        .map(|(_, _, r)| r.solution.as_ref().map(to_one_line))
         .collect();
     let mut columns = Columns::default();
     columns
         .strings(
             "source",
-            records.iter().map(|(name, _)| Some(name.as_str())),
+            records.iter().map(|(name, _, _)| Some(name.as_str())),
         )
-        .u64s("line", records.iter().map(|(_, r)| Some(r.line as u64)))
+        .u64s("line", records.iter().map(|(_, line, _)| Some(*line)))
         .strings("puzzle", lines.iter().map(|l| Some(l.as_str())))
         .strings("solution", solutions.iter().map(Option::as_deref))
-        .u64s("count", records.iter().map(|(_, r)| r.count))
+        .u64s("count", records.iter().map(|(_, _, r)| r.count))
         .u32s(
             "side",
-            records.iter().map(|(_, r)| Some(r.puzzle.side() as u32)),
+            records.iter().map(|(_, _, r)| Some(r.puzzle.side() as u32)),
         )
         .u32s(
             "clues",
             records
                 .iter()
-                .map(|(_, r)| Some(r.puzzle.clue_count() as u32)),
+                .map(|(_, _, r)| Some(r.puzzle.clue_count() as u32)),
         );
     columns.finish()
 }
@@ -789,6 +821,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(py_experiment, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(read, module)?)?;
+    module.add_function(wrap_pyfunction!(read_lines, module)?)?;
     module.add_function(wrap_pyfunction!(strategies, module)?)?;
     module.add_function(wrap_pyfunction!(strategy_names, module)?)?;
     module.add_function(wrap_pyfunction!(verify, module)?)?;

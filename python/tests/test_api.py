@@ -223,3 +223,16 @@ path = "{root / 'corpora' / 'reference.txt'}"
     assert c.column("strategy") == ["fast", "mrv", "fast", "mrv"]
     assert set(c.column("verdict")) == {"unique"}
     assert c.problems.num_rows == 0
+
+
+def test_read_lines_gives_the_same_table_as_a_file(root):
+    path = root / "corpora" / "reference.txt"
+    from_file = pa.table(sudolab.read(path))
+    text = [l for l in path.read_text().splitlines() if l and not l.startswith("#")]
+    from_lines = pa.table(sudolab.read(lines=text))
+    keep = ["puzzle", "solution", "count", "side", "clues"]
+    assert from_lines.select(keep) == from_file.select(keep)
+    assert from_lines.column("source").to_pylist() == ["puzzles", "puzzles"]
+    assert from_lines.column("line").to_pylist() == [1, 2]
+    rows = sudolab.count(sudolab.read(lines=text)).to_pylist()
+    assert [r["source"] for r in rows] == ["puzzles:1", "puzzles:2"]

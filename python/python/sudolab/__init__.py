@@ -237,19 +237,33 @@ def strategies() -> Table:
 
 
 def read(
-    paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike]]],
+    paths: Union[None, str, os.PathLike, Iterable[Union[str, os.PathLike]]] = None,
     format: str = "auto",
     box: Union[None, str, Sequence[int]] = None,
+    *,
+    lines: Optional[Sequence[str]] = None,
 ) -> Table:
     """Reads puzzle files (line, grid or JSON form, as the command line) into a table:
     ``source, line, puzzle, solution, count, side, clues`` (``solution`` and ``count`` are what
-    the file claims, or null).
+    the file claims, or null). ``lines=[...]`` reads puzzles given in line form instead, each
+    with an optional known count or solution (``puzzle:count`` or ``puzzle solution``), as
+    lines of a file named ``puzzles``.
+
+    >>> t = sudolab.read(lines=["4..3.....1....2.:1"])
+    >>> t.column("count"), t.column("source"), t.column("line")
+    ([1], ['puzzles'], [1])
 
     The table can be given to :func:`count`, :func:`solve` or :func:`compare`: its rows then
     name ``FILE:LINE`` as their source, and the file's claims are checked. A malformed puzzle
     raises :class:`ParseError` (``FILE: line 3, column 7: ...``), a missing file
     :class:`InputError`.
     """
+    if lines is not None:
+        if paths is not None:
+            raise TypeError("read: give paths or lines, not both")
+        return Table(_native.read_lines(lines, _box(box)))
+    if paths is None:
+        raise TypeError("read: give a path, a list of paths, or lines=[...]")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     return Table(_native.read([os.fspath(p) for p in paths], format, _box(box)))
