@@ -815,6 +815,16 @@ fn column<'py>(
     tables::column_values(py, table.get(), name)
 }
 
+/// Panics on the worker thread: the test that a panic becomes `sudolab.Error` and never
+/// crosses into Python as an abort.
+#[pyfunction]
+fn panic_on_worker(py: Python<'_>) -> PyResult<()> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    detached(py, &cancel, || -> () {
+        panic!("a panic asked for by a test")
+    })
+}
+
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -829,5 +839,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(py_trace, module)?)?;
     module.add_function(wrap_pyfunction!(column, module)?)?;
     module.add_function(wrap_pyfunction!(rust_baseline, module)?)?;
+    module.add_function(wrap_pyfunction!(panic_on_worker, module)?)?;
     Ok(())
 }

@@ -227,3 +227,11 @@ def test_a_bad_experiment_file_names_its_line(tmp_path):
         f"{path}: line 3, column 1: unknown field `repeats`, expected one of `limit`, "
         "`timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`"
     )
+
+
+def test_a_panic_becomes_an_exception():
+    from sudolab import _native
+
+    raises(sudolab.Error, "internal error: a panic asked for by a test", _native.panic_on_worker)
+    # The interpreter and the package go on.
+    assert sudolab.count("4..3.....1....2.").column("verdict") == ["unique"]
