@@ -27,12 +27,13 @@ use rayon::prelude::*;
 
 use sudolab::check;
 use sudolab::corpus::{Format, Met, Source, Walk};
+use sudolab::experiment::provenance;
 use sudolab::experiment::{
     self, Experiment, InputProblem, Item, Items, Order, Plan, Repeats, Scratch, Selection, Shard,
 };
 use sudolab::generate::{self, Symmetry};
 use sudolab::model::{Shape, to_one_line};
-use sudolab::report::{PuzzleProblem, counter_union};
+use sudolab::report::{Aggregator, Context, PuzzleProblem, Sink, counter_union};
 use sudolab::strategy::{self, Counter, Limits, Strategy, Verdict};
 use sudolab::trace;
 
@@ -192,24 +193,83 @@ struct Collected {
     interrupted: bool,
 }
 
+/// Report files written as the command line's `--report` writes them: opened before the run,
+/// fed every row, finished with the aggregates.
+struct Reports {
+    sinks: Vec<Sink>,
+    aggregator: Aggregator,
+    context: Context,
+}
+
+impl Reports {
+    fn open(plan: &Plan, limits: &Limits, paths: &[PathBuf], command: String) -> PyResult<Self> {
+        let names = plan.names();
+        let sinks = paths
+            .iter()
+            .map(|path| Sink::create(path, &counter_union(&names)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|err| errors::input(&err.to_string()))?;
+        Ok(Reports {
+            sinks,
+            aggregator: Aggregator::new(names, None),
+            context: provenance::context(plan, limits, &[puzzles::NAME.to_string()], command),
+        })
+    }
+}
+
+/// The inputs a report names: the files of the puzzles' sources (`FILE:LINE`) in order of
+/// first appearance, as the command line lists its FILE arguments, so that the shards of one
+/// run merge whether Python or the command line ran them.
+fn inputs_of(items: &[Item]) -> Vec<String> {
+    let mut inputs: Vec<String> = Vec::new();
+    for item in items {
+        let file = item
+            .source
+            .rsplit_once(':')
+            .map_or(item.source.as_str(), |(file, _)| file);
+        if !inputs.iter().any(|seen| seen == file) {
+            inputs.push(file.to_string());
+        }
+    }
+    inputs
+}
+
 /// Runs `plan` over the puzzles `items` gives (called on the worker thread), every row and
-/// problem collected in input order.
+/// problem collected in input order, and written to the reports when there are any.
 fn collect(
     plan: &Plan,
     items: impl IntoIterator<Item = Item>,
     with_solutions: bool,
+    mut reports: Option<Reports>,
 ) -> Result<Collected, String> {
     let mut rows = RowsBuilder::new(&counter_union(&plan.names()), with_solutions);
     let mut problems = Vec::new();
     let ended = experiment::run(plan, items, |checked| {
         problems.extend(checked.puzzle_problems());
-        for (row, run) in checked.rows().iter().zip(&checked.runs) {
+        for (row, run) in checked.rows().into_iter().zip(&checked.runs) {
             let solution = run.solution.as_ref().map(to_one_line);
-            rows.add(row, solution.as_deref());
+            rows.add(&row, solution.as_deref());
+            if let Some(reports) = &mut reports {
+                for sink in &mut reports.sinks {
+                    sink.row(&row).map_err(|err| err.to_string())?;
+                }
+                reports.aggregator.add(row);
+            }
         }
         Ok::<(), String>(())
     })
     .map_err(|err| err.to_string())??;
+    if let Some(reports) = reports {
+        let report = reports.aggregator.report(
+            reports.context,
+            Vec::new(),
+            problems.clone(),
+            !ended.interrupted,
+        );
+        for sink in reports.sinks {
+            sink.finish(&report).map_err(|err| err.to_string())?;
+        }
+    }
     Ok(Collected {
         rows,
         problems,
@@ -233,7 +293,7 @@ fn comparison(collected: Collected) -> PyResult<Comparison> {
 /// Runs strategies over puzzles through sudolab's experiment pipeline (`compare`, and `count`
 /// and `solve` with one strategy).
 #[pyfunction]
-#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None))]
+#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn py_experiment(
     py: Python<'_>,
@@ -249,6 +309,7 @@ fn py_experiment(
     warmup: u32,
     solutions: bool,
     shard: Option<&str>,
+    report: Vec<PathBuf>,
 ) -> PyResult<Comparison> {
     let selection = match shard {
         None => Selection::All,
@@ -288,10 +349,23 @@ fn py_experiment(
         cancel: Some(Arc::clone(&cancel)),
         ..Plan::new(&strategies, &limits)
     };
+    let reports = if report.is_empty() {
+        None
+    } else {
+        let command = format!(
+            "python: sudolab.compare(strategies={:?}, limit={limit})",
+            plan.names()
+        );
+        Some(Reports::open(&plan, &limits, &report, command)?)
+    };
     let raw = puzzles::take(puzzles)?;
     let collected = detached(py, &cancel, move || {
         let items = puzzles::parse(raw, shape).map_err(Err)?;
-        collect(&plan, items, solutions).map_err(Ok)
+        let reports = reports.map(|mut reports| {
+            reports.context.inputs = inputs_of(&items);
+            reports
+        });
+        collect(&plan, items, solutions, reports).map_err(Ok)
     })?;
     match collected {
         Ok(collected) => comparison(collected),
@@ -317,7 +391,7 @@ fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
             InputProblem::Skipped(message) => input_errors.push(message),
             InputProblem::Fatal(err) => fatal = Some(err.to_string()),
         });
-        let mut collected = collect(&plan, items, false)?;
+        let mut collected = collect(&plan, items, false, None)?;
         if let Some(fatal) = fatal {
             return Err(fatal);
         }
@@ -795,7 +869,7 @@ fn rust_baseline(
     let seconds = detached(py, &cancel, move || {
         let started = Instant::now();
         let items = puzzles::parse(raw, None)?;
-        let collected = collect(&plan, items, false)?;
+        let collected = collect(&plan, items, false, None)?;
         let table = collected.rows.finish().map_err(|err| err.to_string())?;
         let seconds = started.elapsed().as_secs_f64();
         drop(table);

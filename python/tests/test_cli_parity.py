@@ -61,3 +61,39 @@ def test_count_verdicts_equal_the_cli_count(root, cli):
     assert [r["source"] for r in rows] == [
         f"{root / line['source']}:{line['line']}" for line in cli_lines
     ]
+
+
+def test_python_reports_merge_with_the_cli(root, cli, tmp_path, monkeypatch):
+    # Shard 1 of 2 from Python, shard 2 of 2 from the command line, merged by `sudolab report`:
+    # the merge equals the command line's report of the whole run. The report names its inputs
+    # by the files of the puzzles' sources, so both read the same relative paths.
+    monkeypatch.chdir(root)
+    files = FILES[:5]
+    puzzles = sudolab.read(files)
+    python_shard = tmp_path / "shard1.json"
+    sudolab.compare(puzzles, strategies=STRATEGIES, timeout=None, shard=(1, 2),
+                    report=[python_shard, tmp_path / "shard1.csv"])
+    assert (tmp_path / "shard1.csv").read_text().startswith("puzzle,source,side,clues,")
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [str(cli), *map(str, args)], cwd=root, check=True, capture_output=True, text=True
+    )
+    strategies = ",".join(STRATEGIES)
+    run("compare", *files, "-s", strategies, "--timeout", "0", "--shard", "2/2",
+        "--report", tmp_path / "shard2.json")
+    run("compare", *files, "-s", strategies, "--timeout", "0", "--report", tmp_path / "whole.json")
+    # A merge refuses shards built from different commits. In a working tree the wheel and the
+    # binary can come from different commits (CI builds both from one), so the Python shard
+    # takes the binary's commit; everything else in its context must match as it is.
+    python_report = json.loads(python_shard.read_text())
+    cli_report = json.loads((tmp_path / "shard2.json").read_text())
+    python_report["context"]["commit"] = cli_report["context"]["commit"]
+    python_shard.write_text(json.dumps(python_report))
+    run("report", python_shard, tmp_path / "shard2.json", "--report", tmp_path / "merged.json")
+    merged = json.loads((tmp_path / "merged.json").read_text())
+    whole = json.loads((tmp_path / "whole.json").read_text())
+    keep = ["puzzle", "strategy", "verdict", "solutions", "exhausted", "counters"]
+    assert [{k: r[k] for k in keep} for r in merged["rows"]] == [
+        {k: r[k] for k in keep} for r in whole["rows"]
+    ]
+    assert merged["complete"] is True
+    assert [s["unique"] for s in merged["summary"]] == [s["unique"] for s in whole["summary"]]

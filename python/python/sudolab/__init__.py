@@ -220,6 +220,14 @@ def _box(box: Union[None, str, Sequence[int]]) -> Optional[str]:
     return f"{rows}x{cols}"
 
 
+def _paths(paths: Any) -> list[str]:
+    if paths is None:
+        return []
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(path) for path in paths]
+
+
 def _shard(shard: Union[None, str, Sequence[int]]) -> Optional[str]:
     if shard is None or isinstance(shard, str):
         return shard
@@ -340,6 +348,7 @@ def compare(
     warmup: int = 0,
     box: Union[None, str, Sequence[int]] = None,
     shard: Union[None, str, Sequence[int]] = None,
+    report: Union[None, str, os.PathLike, Sequence[Union[str, os.PathLike]]] = None,
 ) -> Comparison:
     """Runs several strategies on every puzzle and cross-checks their answers, as ``sudolab
     compare``: one row per puzzle and strategy, with the columns of the command line's JSON
@@ -351,6 +360,10 @@ def compare(
     core. ``shard=(k, n)`` (or ``"k/n"``) runs only the puzzles whose position modulo ``n`` is
     ``k - 1``, keeping their positions in the whole input, so that the shards' rows, run on
     several processes or machines (Dask, Ray), concatenate into the rows of one run.
+    ``report`` writes report files as ``sudolab compare --report`` does (the extension picks
+    the form: ``.json``, ``.csv``, ``.md``, ``.html``, ``.jsonl``, ``.txt``): a JSON report
+    from Python is re-rendered and merged with the command line's shards by ``sudolab
+    report``.
 
     >>> c = sudolab.compare(["4..3.....1....2."], strategies=["fast", "dlx-knuth"])
     >>> c.column("verdict"), c.problems.num_rows
@@ -373,6 +386,7 @@ def compare(
             repeat=repeat,
             warmup=warmup,
             shard=_shard(shard),
+            report=_paths(report),
         )
     )
 

@@ -23,6 +23,7 @@ def experiment(
     warmup: int = 0,
     solutions: bool = False,
     shard: Optional[str] = None,
+    report: list[str] = ...,
 ) -> _Comparison: ...
 def run(path: Union[str, PathLike[str]]) -> tuple[_Comparison, str]: ...
 def read(
