@@ -480,5 +480,62 @@ pub fn check_path(path: &Path, solution: &Grid) -> Result<(), String> {
     Ok(())
 }
 
+/// What `rate` says about a proper puzzle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rating {
+    /// The hardest step on the path of easiest steps, in tenths (Sudoku Explainer's scale).
+    pub difficulty: u32,
+    /// The technique of that step.
+    pub hardest: Option<Technique>,
+    /// The number of steps.
+    pub steps: usize,
+    /// Whether the path solves the puzzle (otherwise it stopped: no technique applied).
+    pub solved: bool,
+    /// The technique the path stopped after, when it did not solve the puzzle.
+    pub stopped_after: Option<Technique>,
+    /// `fast`'s search nodes for the uniqueness check (solve and prove unique).
+    pub fast_nodes: u64,
+    /// `fast`'s guesses in that search.
+    pub fast_guesses: u64,
+}
+
+impl Rating {
+    /// The rating as a number for correlations: the difficulty, or 10.0 when the path stopped
+    /// (harder than anything the solver names).
+    pub fn value(&self) -> f64 {
+        if self.solved {
+            f64::from(self.difficulty) / 10.0
+        } else {
+            10.0
+        }
+    }
+}
+
+/// Rates a puzzle: its uniqueness (by `fast`, whose counters are kept), then the path of
+/// easiest steps and its hardest step.
+pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
+    let fast = strategy::find("fast").expect("fast is registered");
+    let outcome = fast.count_up_to(puzzle, 2, &Limits::default());
+    match outcome.verdict() {
+        Verdict::Unique => {}
+        Verdict::None => return Err(NotProper::NoSolution),
+        _ => return Err(NotProper::Several),
+    }
+    let board = Board::new(puzzle).ok_or(NotProper::NoSolution)?;
+    let path = solve_board(board);
+    let rating = Rating {
+        difficulty: path.difficulty(),
+        hardest: path.hardest(),
+        steps: path.steps.len(),
+        solved: path.solved,
+        stopped_after: (!path.solved)
+            .then(|| path.steps.last().map(|step| step.technique))
+            .flatten(),
+        fast_nodes: outcome.stats.get(strategy::Counter::Nodes).unwrap_or(0),
+        fast_guesses: outcome.stats.get(strategy::Counter::Guesses).unwrap_or(0),
+    };
+    Ok((rating, path))
+}
+
 #[cfg(test)]
 mod tests;
