@@ -192,8 +192,8 @@ fn candidates(board: &Board) -> Vec<(usize, u8)> {
 /// every candidate seeing both goes; or from "A is off" back to "A is on", so A holds.
 pub(super) fn alternating_chain(board: &Board, links: Links) -> Option<Step> {
     let (technique, base) = match links {
-        Links::SameDigit => (Technique::XChain, 65),
-        Links::Bivalue => (Technique::XyChain, 66),
+        Links::SameDigit => (Technique::XChain, 66),
+        Links::Bivalue => (Technique::XyChain, 70),
         Links::All => (Technique::Aic, 70),
     };
     let mut graph = Graph::new(board, links);

@@ -72,8 +72,12 @@ pub enum Technique {
     Jellyfish,
     /// Four digits with four places between them.
     HiddenQuad,
+    /// A pivot and three wings holding four digits, one of them unrestricted.
+    WxyzWing,
     /// Bivalue universal grave plus one.
     Bug1,
+    /// A pivot and four wings holding five digits, one of them unrestricted.
+    VwxyzWing,
     /// A chain on one digit (turbot fish, X-chains).
     XChain,
     /// A chain of bivalue cells.
@@ -92,7 +96,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, easiest first.
-    pub const ALL: [Technique; 27] = [
+    pub const ALL: [Technique; 29] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -112,7 +116,9 @@ impl Technique {
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
+        Technique::WxyzWing,
         Technique::Bug1,
+        Technique::VwxyzWing,
         Technique::XChain,
         Technique::XyChain,
         Technique::Aic,
@@ -144,7 +150,9 @@ impl Technique {
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "Jellyfish",
             Technique::HiddenQuad => "hidden quad",
+            Technique::WxyzWing => "WXYZ-Wing",
             Technique::Bug1 => "BUG+1",
+            Technique::VwxyzWing => "VWXYZ-Wing",
             Technique::XChain => "X-chain",
             Technique::XyChain => "XY-chain",
             Technique::Aic => "alternating inference chain",
@@ -178,10 +186,11 @@ impl Technique {
             Technique::NakedQuad => 50,
             Technique::Jellyfish => 52,
             Technique::HiddenQuad => 54,
+            Technique::WxyzWing => 55,
             Technique::Bug1 => 56,
-            Technique::XChain => 65,
-            Technique::XyChain => 66,
-            Technique::Aic | Technique::ForcingChain => 70,
+            Technique::VwxyzWing => 63,
+            Technique::XChain => 66,
+            Technique::XyChain | Technique::Aic | Technique::ForcingChain => 70,
             Technique::CellForcingChain => 82,
             Technique::DynamicForcingChain => 85,
             Technique::DynamicCellForcingChain => 88,
@@ -337,14 +346,25 @@ pub fn next_step(board: &Board) -> Option<Step> {
     if !chains_allowed {
         return None;
     }
+    // WXYZ-Wing (5.5, 5.6 with z in the pivot) and BUG+1 (5.6), then VWXYZ-Wing (6.3, 6.4).
+    let wxyz = wings::big_wing(board, 4);
+    if let Some((step, false)) = wxyz {
+        return Some(step);
+    }
     if let Some(step) = wings::bug_plus_one(board) {
+        return Some(step);
+    }
+    if let Some((step, _)) = wxyz {
+        return Some(step);
+    }
+    if let Some((step, _)) = wings::big_wing(board, 5) {
         return Some(step);
     }
     // The chain families, each rated by its length: the easiest step over the families, looked
     // for family by family while a later family could still be easier.
     let families: [(u32, &dyn Fn(&Board) -> Option<Step>); 7] = [
-        (65, &|b| chains::alternating_chain(b, chains::Links::SameDigit)),
-        (66, &|b| chains::alternating_chain(b, chains::Links::Bivalue)),
+        (66, &|b| chains::alternating_chain(b, chains::Links::SameDigit)),
+        (70, &|b| chains::alternating_chain(b, chains::Links::Bivalue)),
         (70, &|b| chains::alternating_chain(b, chains::Links::All)),
         (70, &|b| chains::forcing_chain(b, true)),
         (82, &|b| chains::forcing_chain(b, false)),

@@ -257,3 +257,70 @@ pub(super) fn bug_plus_one(board: &Board) -> Option<Step> {
     );
     Some(Step::placing(Technique::Bug1, cell, digit, reason))
 }
+
+/// The larger wings (WXYZ-Wing for 4 cells, VWXYZ-Wing for 5): a pivot and `size - 1` peers of
+/// it whose candidates are `size` digits between them, every digit but one (`z`) restricted (its
+/// cells in the pattern all see each other). The cells cannot all avoid `z` (`size` cells, `size
+/// - 1` digits each placed at most once among them), so a cell seeing every `z` of the pattern is
+/// not `z`. Returns the step and whether `z` is in the pivot.
+pub(super) fn big_wing(board: &Board, size: usize) -> Option<(Step, bool)> {
+    let technique = if size == 4 {
+        Technique::WxyzWing
+    } else {
+        Technique::VwxyzWing
+    };
+    let small = |cell: usize| {
+        board.value(cell) == 0 && (2..=size).contains(&(board.bits(cell).count_ones() as usize))
+    };
+    for pivot in (0..board.cell_count()).filter(|&cell| small(cell)) {
+        let pivot_bits = board.bits(pivot);
+        let wings: Vec<usize> = board
+            .peers(pivot)
+            .iter()
+            .map(|&cell| usize::from(cell))
+            .filter(|&cell| small(cell) && (board.bits(cell) | pivot_bits).count_ones() as usize <= size)
+            .collect();
+        let found = super::basic::first_combination(&wings, size - 1, &mut |chosen: &[usize]| {
+            let union = chosen.iter().fold(pivot_bits, |acc, &cell| acc | board.bits(cell));
+            if union.count_ones() as usize != size {
+                return None;
+            }
+            let mut cells = vec![pivot];
+            cells.extend_from_slice(chosen);
+            let unrestricted: Vec<u8> = crate::model::DigitSet::from_bits(union)
+                .iter()
+                .filter(|&digit| {
+                    let holders: Vec<usize> =
+                        cells.iter().copied().filter(|&c| board.has(c, digit)).collect();
+                    holders.iter().enumerate().any(|(i, &a)| {
+                        holders[i + 1..].iter().any(|&b| !board.sees(a, b))
+                    })
+                })
+                .collect();
+            let [digit] = unrestricted[..] else {
+                return None;
+            };
+            let holders: Vec<usize> =
+                cells.iter().copied().filter(|&c| board.has(c, digit)).collect();
+            let eliminations = common_peer_eliminations(board, &holders, digit);
+            if eliminations.is_empty() {
+                return None;
+            }
+            let reason = format!(
+                "{} hold {} digits between them, and every digit but {digit} can go only once \
+                 among them, so one of {} is {digit}: no cell seeing them all is {digit}",
+                cell_list(board.shape(), &cells),
+                size,
+                cell_list(board.shape(), &holders)
+            );
+            let mut step = Step::eliminating(technique, cells, eliminations, reason);
+            let in_pivot = board.has(pivot, digit);
+            step.difficulty += u32::from(in_pivot);
+            Some((step, in_pivot))
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
