@@ -175,11 +175,12 @@ fn ur_type_one(board: &Board, corners: [usize; 4], pair: u64) -> Option<Step> {
     let eliminations = digits.iter().map(|&digit| (fourth, digit)).collect();
     let reason = format!(
         "{} would be a deadly pattern of {} (two solutions) unless {} holds another digit, so it \
-         is not {}",
+         is neither {} nor {}",
         cell_list(board.shape(), &corners),
         and_list(&digits),
         cell_name(board.shape(), fourth),
-        and_list(&digits)
+        digits[0],
+        digits[1]
     );
     Some(Step::eliminating(
         Technique::UniqueRectangle1,
