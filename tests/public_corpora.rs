@@ -587,7 +587,11 @@ fn the_step_solver_never_contradicts_the_top1465_solutions() {
             if path.solved {
                 assert_eq!(&path.end, solution, "puzzle {}", index + 1);
             } else {
-                assert!(path.hardest().is_some(), "puzzle {}: stopped at once", index + 1);
+                assert!(
+                    path.hardest().is_some(),
+                    "puzzle {}: stopped at once",
+                    index + 1
+                );
             }
             Ok(path.solved)
         })

@@ -120,7 +120,11 @@ fn step_line(shape: Shape, number: usize, step: &Step) -> String {
 }
 
 pub(crate) fn run_hint(args: &HintArgs) -> anyhow::Result<Status> {
-    let puzzle = load_puzzle(args.one.puzzle.as_deref(), args.one.puzzle_number, args.one.read)?;
+    let puzzle = load_puzzle(
+        args.one.puzzle.as_deref(),
+        args.one.puzzle_number,
+        args.one.read,
+    )?;
     let shape = puzzle.shape();
     let mut out = Out::new();
     let board = match proper_board(&puzzle) {
@@ -160,7 +164,11 @@ pub(crate) fn run_hint(args: &HintArgs) -> anyhow::Result<Status> {
 }
 
 pub(crate) fn run_steps(args: &StepsArgs) -> anyhow::Result<Status> {
-    let puzzle = load_puzzle(args.one.puzzle.as_deref(), args.one.puzzle_number, args.one.read)?;
+    let puzzle = load_puzzle(
+        args.one.puzzle.as_deref(),
+        args.one.puzzle_number,
+        args.one.read,
+    )?;
     let shape = puzzle.shape();
     let board = match proper_board(&puzzle) {
         Ok(board) => board,
@@ -209,7 +217,12 @@ pub(crate) fn run_steps(args: &StepsArgs) -> anyhow::Result<Status> {
 }
 
 /// One rated puzzle's line, text or JSON.
-fn rating_line(json: bool, key: &str, rated: &Result<Rating, NotProper>, truth: Option<f64>) -> String {
+fn rating_line(
+    json: bool,
+    key: &str,
+    rated: &Result<Rating, NotProper>,
+    truth: Option<f64>,
+) -> String {
     if json {
         let mut object = match rated {
             Ok(rating) => {
@@ -227,7 +240,9 @@ fn rating_line(json: bool, key: &str, rated: &Result<Rating, NotProper>, truth: 
                 }
                 object
             }
-            Err(not_proper) => json!({"source": key, "proper": false, "reason": not_proper.to_string()}),
+            Err(not_proper) => {
+                json!({"source": key, "proper": false, "reason": not_proper.to_string()})
+            }
         };
         if let Some(truth) = truth {
             object["truth"] = json!(truth);
@@ -315,7 +330,11 @@ struct RatedLine {
 }
 
 /// Reads a rated file; every line that cannot be used is an error naming its line and field.
-fn read_rated(path: &Path, column: Option<usize>, read: ReadArgs) -> anyhow::Result<Vec<RatedLine>> {
+fn read_rated(
+    path: &Path,
+    column: Option<usize>,
+    read: ReadArgs,
+) -> anyhow::Result<Vec<RatedLine>> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?;
     let mut rated = Vec::new();
@@ -334,6 +353,16 @@ fn read_rated(path: &Path, column: Option<usize>, read: ReadArgs) -> anyhow::Res
                 truth_index + 1
             );
         };
+        // A solution is a long run of digits, a number too: a column holding puzzles is a
+        // mistake in COLUMN, not a rating.
+        if truth_text.len() >= 16
+            && parse_line_record(truth_text.as_bytes(), read.box_shape, number).is_ok()
+        {
+            bail!(
+                "{name}: line {number}, field {}: expected a number, found a puzzle",
+                truth_index + 1
+            );
+        }
         let truth: f64 = truth_text.parse().map_err(|_| {
             anyhow::anyhow!(
                 "{name}: line {number}, field {}: expected a number, found '{truth_text}'",

@@ -164,7 +164,9 @@ enum Command {
     /// removes, and the reason in words. A puzzle with no or several solutions is refused (exit
     /// status 1): the uniqueness techniques assume one solution.
     ///
-    /// Example: sudolab hint 030260701680070090190004500820100040004602900050003028009300074040050036703018000
+    /// Examples:
+    ///   sudolab hint corpora/reference.txt            # board A: a hidden single
+    ///   sudolab hint corpora/reference.txt -p 2 --json
     #[command(verbatim_doc_comment)]
     Hint(human::HintArgs),
     /// The whole path of easiest steps, each with its technique, effect and reason

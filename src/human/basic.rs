@@ -125,12 +125,15 @@ pub(super) fn locked_candidates(board: &Board, pointing: bool) -> Option<Step> {
                 continue;
             }
             // The other houses every place shares: a line for a box, the box for a line.
-            let shared: Vec<usize> = board.houses_of(cells[0])
+            let shared: Vec<usize> = board
+                .houses_of(cells[0])
                 .into_iter()
                 .filter(|&other| {
                     other != house
                         && (other >= 2 * side) != pointing
-                        && cells.iter().all(|&cell| board.houses_of(cell).contains(&other))
+                        && cells
+                            .iter()
+                            .all(|&cell| board.houses_of(cell).contains(&other))
                 })
                 .collect();
             for other in shared {
@@ -215,10 +218,14 @@ pub(super) fn naked_subset(board: &Board, size: usize) -> Option<Step> {
             .house(house)
             .iter()
             .map(|&cell| usize::from(cell))
-            .filter(|&cell| board.value(cell) == 0 && board.bits(cell).count_ones() as usize <= size)
+            .filter(|&cell| {
+                board.value(cell) == 0 && board.bits(cell).count_ones() as usize <= size
+            })
             .collect();
         let found = first_combination(&cells, size, &mut |chosen: &[usize]| {
-            let union = chosen.iter().fold(0u64, |acc, &cell| acc | board.bits(cell));
+            let union = chosen
+                .iter()
+                .fold(0u64, |acc, &cell| acc | board.bits(cell));
             if union.count_ones() as usize != size {
                 return None;
             }
@@ -264,7 +271,9 @@ pub(super) fn hidden_subset(board: &Board, size: usize) -> Option<Step> {
             .filter(|&(_, positions)| (2..=size).contains(&(positions.count_ones() as usize)))
             .collect();
         let found = first_combination(&digits, size, &mut |chosen: &[(u8, u64)]| {
-            let union = chosen.iter().fold(0u64, |acc, &(_, positions)| acc | positions);
+            let union = chosen
+                .iter()
+                .fold(0u64, |acc, &(_, positions)| acc | positions);
             if union.count_ones() as usize != size {
                 return None;
             }
@@ -318,7 +327,9 @@ pub(super) fn fish(board: &Board, size: usize) -> Option<Step> {
                 .filter(|&(_, positions)| (2..=size).contains(&(positions.count_ones() as usize)))
                 .collect();
             let found = first_combination(&bases, size, &mut |chosen: &[(usize, u64)]| {
-                let union = chosen.iter().fold(0u64, |acc, &(_, positions)| acc | positions);
+                let union = chosen
+                    .iter()
+                    .fold(0u64, |acc, &(_, positions)| acc | positions);
                 if union.count_ones() as usize != size {
                     return None;
                 }

@@ -177,8 +177,7 @@ impl Board {
     /// Whether the board is broken: an empty cell without candidates, or a digit with no
     /// place left in a house that lacks it.
     pub fn is_broken(&self) -> bool {
-        if (0..self.cell_count()).any(|cell| self.values[cell] == 0 && self.candidates[cell] == 0)
-        {
+        if (0..self.cell_count()).any(|cell| self.values[cell] == 0 && self.candidates[cell] == 0) {
             return true;
         }
         (0..self.house_count()).any(|house| {

@@ -215,7 +215,10 @@ pub(super) fn alternating_chain(board: &Board, links: Links) -> Option<Step> {
                 continue;
             }
             let nodes = graph.dist[node as usize] as usize + 1;
-            if best.as_ref().is_some_and(|(best_nodes, _)| nodes >= *best_nodes) {
+            if best
+                .as_ref()
+                .is_some_and(|(best_nodes, _)| nodes >= *best_nodes)
+            {
                 break;
             }
             let path = graph.path(node);
@@ -235,9 +238,7 @@ pub(super) fn alternating_chain(board: &Board, links: Links) -> Option<Step> {
                 let eliminations: Vec<(usize, u8)> = seeing_a
                     .iter()
                     .copied()
-                    .filter(|&(x, dx)| {
-                        (x, dx) != (b, db) && weakly_linked(board, b, db, x, dx)
-                    })
+                    .filter(|&(x, dx)| (x, dx) != (b, db) && weakly_linked(board, b, db, x, dx))
                     .collect();
                 if eliminations.is_empty() {
                     continue;
@@ -279,7 +280,8 @@ pub(super) fn forcing_chain(board: &Board, contradiction: bool) -> Option<Step> 
             for &node in &order {
                 let twin = node ^ 1;
                 if graph.dist[twin as usize] != UNSEEN {
-                    let nodes = (graph.dist[node as usize] + graph.dist[twin as usize]) as usize + 1;
+                    let nodes =
+                        (graph.dist[node as usize] + graph.dist[twin as usize]) as usize + 1;
                     if found.is_none_or(|(n, ..)| nodes < n) {
                         found = Some((nodes, node, twin));
                     }
@@ -384,7 +386,12 @@ pub(super) fn forcing_chain(board: &Board, contradiction: bool) -> Option<Step> 
         let step = if on {
             Step::placing(Technique::CellForcingChain, cell, digit, reason)
         } else {
-            Step::eliminating(Technique::CellForcingChain, cells, vec![(cell, digit)], reason)
+            Step::eliminating(
+                Technique::CellForcingChain,
+                cells,
+                vec![(cell, digit)],
+                reason,
+            )
         };
         let mut step = step;
         step.cells = branches.iter().map(|&(c, _)| c).collect();

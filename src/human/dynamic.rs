@@ -26,7 +26,11 @@ fn propagate(mut board: Board) -> Propagated {
             }
             let bits = board.bits(cell);
             if bits == 0 {
-                return Propagated { board, placements, broken: true };
+                return Propagated {
+                    board,
+                    placements,
+                    broken: true,
+                };
             }
             if bits.count_ones() == 1 {
                 board.place(cell, bits.trailing_zeros() as u8 + 1);
@@ -46,7 +50,11 @@ fn propagate(mut board: Board) -> Propagated {
                 }
             }
             if (once | placed) != full {
-                return Propagated { board, placements, broken: true };
+                return Propagated {
+                    board,
+                    placements,
+                    broken: true,
+                };
             }
             let mut singles = once & !twice & !placed;
             while singles != 0 {
@@ -65,7 +73,11 @@ fn propagate(mut board: Board) -> Propagated {
             }
         }
         if !progress {
-            return Propagated { board, placements, broken: false };
+            return Propagated {
+                board,
+                placements,
+                broken: false,
+            };
         }
     }
 }
@@ -115,7 +127,10 @@ pub(super) fn dynamic_forcing(board: &Board) -> Option<Step> {
         if (2..=3).contains(&bits.count_ones()) {
             premises.push((
                 format!("{} holds one of its candidates", cell_name(shape, cell)),
-                DigitSet::from_bits(bits).iter().map(|d| (cell, d)).collect(),
+                DigitSet::from_bits(bits)
+                    .iter()
+                    .map(|d| (cell, d))
+                    .collect(),
             ));
         }
     }

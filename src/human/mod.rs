@@ -363,8 +363,12 @@ pub fn next_step(board: &Board) -> Option<Step> {
     // The chain families, each rated by its length: the easiest step over the families, looked
     // for family by family while a later family could still be easier.
     let families: [(u32, &dyn Fn(&Board) -> Option<Step>); 7] = [
-        (66, &|b| chains::alternating_chain(b, chains::Links::SameDigit)),
-        (70, &|b| chains::alternating_chain(b, chains::Links::Bivalue)),
+        (66, &|b| {
+            chains::alternating_chain(b, chains::Links::SameDigit)
+        }),
+        (70, &|b| {
+            chains::alternating_chain(b, chains::Links::Bivalue)
+        }),
         (70, &|b| chains::alternating_chain(b, chains::Links::All)),
         (70, &|b| chains::forcing_chain(b, true)),
         (82, &|b| chains::forcing_chain(b, false)),
@@ -412,7 +416,11 @@ pub struct Path {
 impl Path {
     /// The hardest step's difficulty in tenths (0 for a puzzle with nothing to do).
     pub fn difficulty(&self) -> u32 {
-        self.steps.iter().map(|step| step.difficulty).max().unwrap_or(0)
+        self.steps
+            .iter()
+            .map(|step| step.difficulty)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The hardest step's technique.
@@ -453,9 +461,13 @@ pub enum NotProper {
 pub fn is_proper(puzzle: &Grid) -> Result<Grid, NotProper> {
     let fast = strategy::find("fast").expect("fast is registered");
     let mut solution = None;
-    let outcome = fast.search(puzzle, &Limits::default().with_max_solutions(2), &mut |grid| {
-        solution.get_or_insert_with(|| grid.clone());
-    });
+    let outcome = fast.search(
+        puzzle,
+        &Limits::default().with_max_solutions(2),
+        &mut |grid| {
+            solution.get_or_insert_with(|| grid.clone());
+        },
+    );
     match outcome.verdict() {
         Verdict::Unique => Ok(solution.expect("a unique puzzle has its solution")),
         Verdict::None => Err(NotProper::NoSolution),

@@ -35,9 +35,7 @@ pub(super) fn xy_wing(board: &Board) -> Option<Step> {
             .peers(pivot)
             .iter()
             .map(|&cell| usize::from(cell))
-            .filter(|&cell| {
-                bivalue(cell) && (board.bits(cell) & pivot_bits).count_ones() == 1
-            })
+            .filter(|&cell| bivalue(cell) && (board.bits(cell) & pivot_bits).count_ones() == 1)
             .collect();
         for (index, &first) in wings.iter().enumerate() {
             for &second in &wings[index + 1..] {
@@ -143,7 +141,8 @@ pub(super) fn unique_rectangle(board: &Board, type_two: bool) -> Option<Step> {
                         .map(|&c| board.bits(c))
                         .filter(|bits| bits.count_ones() == 2)
                         .fold(u64::MAX, |acc, bits| acc & bits);
-                    if pair.count_ones() != 2 || corners.iter().any(|&c| board.bits(c) & pair != pair)
+                    if pair.count_ones() != 2
+                        || corners.iter().any(|&c| board.bits(c) & pair != pair)
                     {
                         continue;
                     }
@@ -279,10 +278,14 @@ pub(super) fn big_wing(board: &Board, size: usize) -> Option<(Step, bool)> {
             .peers(pivot)
             .iter()
             .map(|&cell| usize::from(cell))
-            .filter(|&cell| small(cell) && (board.bits(cell) | pivot_bits).count_ones() as usize <= size)
+            .filter(|&cell| {
+                small(cell) && (board.bits(cell) | pivot_bits).count_ones() as usize <= size
+            })
             .collect();
         let found = super::basic::first_combination(&wings, size - 1, &mut |chosen: &[usize]| {
-            let union = chosen.iter().fold(pivot_bits, |acc, &cell| acc | board.bits(cell));
+            let union = chosen
+                .iter()
+                .fold(pivot_bits, |acc, &cell| acc | board.bits(cell));
             if union.count_ones() as usize != size {
                 return None;
             }
@@ -291,18 +294,25 @@ pub(super) fn big_wing(board: &Board, size: usize) -> Option<(Step, bool)> {
             let unrestricted: Vec<u8> = crate::model::DigitSet::from_bits(union)
                 .iter()
                 .filter(|&digit| {
-                    let holders: Vec<usize> =
-                        cells.iter().copied().filter(|&c| board.has(c, digit)).collect();
-                    holders.iter().enumerate().any(|(i, &a)| {
-                        holders[i + 1..].iter().any(|&b| !board.sees(a, b))
-                    })
+                    let holders: Vec<usize> = cells
+                        .iter()
+                        .copied()
+                        .filter(|&c| board.has(c, digit))
+                        .collect();
+                    holders
+                        .iter()
+                        .enumerate()
+                        .any(|(i, &a)| holders[i + 1..].iter().any(|&b| !board.sees(a, b)))
                 })
                 .collect();
             let [digit] = unrestricted[..] else {
                 return None;
             };
-            let holders: Vec<usize> =
-                cells.iter().copied().filter(|&c| board.has(c, digit)).collect();
+            let holders: Vec<usize> = cells
+                .iter()
+                .copied()
+                .filter(|&c| board.has(c, digit))
+                .collect();
             let eliminations = common_peer_eliminations(board, &holders, digit);
             if eliminations.is_empty() {
                 return None;
