@@ -180,7 +180,7 @@ pub(crate) fn run_steps(args: &StepsArgs) -> anyhow::Result<Status> {
     let path = human::solve_board(board);
     let mut out = Out::new();
     let rating = format_tenths(path.difficulty());
-    let hardest = path.hardest().map(|t| t.name()).unwrap_or("none");
+    let hardest = path.hardest().map_or("none", human::Technique::name);
     if args.json {
         let object = json!({
             "puzzle": to_line(&puzzle).unwrap_or_default(),

@@ -84,7 +84,7 @@ pub(super) fn hidden_single(board: &Board, in_boxes: bool) -> Option<Step> {
 pub(super) fn naked_single(board: &Board) -> Option<Step> {
     (0..board.cell_count()).find_map(|cell| {
         let bits = board.bits(cell);
-        (board.value(cell) == 0 && bits.count_ones() == 1).then(|| {
+        (board.value(cell) == 0 && bits.is_power_of_two()).then(|| {
             let digit = bits.trailing_zeros() as u8 + 1;
             Step::placing(
                 Technique::NakedSingle,

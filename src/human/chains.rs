@@ -267,6 +267,10 @@ pub(super) fn alternating_chain(board: &Board, links: Links) -> Option<Step> {
 /// Static forcing chains. With `contradiction`: a candidate whose being on implies some
 /// candidate both on and off is off. Otherwise cell and region forcing chains: every candidate
 /// of a cell (or every place of a digit in a house) implies the same conclusion, which holds.
+#[expect(
+    clippy::too_many_lines,
+    reason = "two searches sharing their graph and scratch"
+)]
 pub(super) fn forcing_chain(board: &Board, contradiction: bool) -> Option<Step> {
     let mut graph = Graph::new(board, Links::All);
     let all = candidates(board);
@@ -339,8 +343,8 @@ pub(super) fn forcing_chain(board: &Board, contradiction: bool) -> Option<Step> 
     let mut total = vec![0u32; node_count];
     let mut hits = vec![0u32; node_count];
     for (premise, branches) in &premises {
-        total.iter_mut().for_each(|t| *t = 0);
-        hits.iter_mut().for_each(|h| *h = 0);
+        total.fill(0);
+        hits.fill(0);
         for &(cell, digit) in branches {
             let start = graph.node(cell, digit, true);
             let order = graph.search(start, u32::MAX);

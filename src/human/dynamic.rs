@@ -32,7 +32,7 @@ fn propagate(mut board: Board) -> Propagated {
                     broken: true,
                 };
             }
-            if bits.count_ones() == 1 {
+            if bits.is_power_of_two() {
                 board.place(cell, bits.trailing_zeros() as u8 + 1);
                 placements += 1;
                 progress = true;

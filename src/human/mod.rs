@@ -298,6 +298,9 @@ fn cell_list(shape: Shape, cells: &[usize]) -> String {
     and_list(&names)
 }
 
+/// A technique's search: the easiest step of its kind, if any.
+type Finder = dyn Fn(&Board) -> Option<Step>;
+
 /// The largest side on which wings, uniqueness techniques and chains are tried.
 pub const MAX_CHAIN_SIDE: usize = 16;
 
@@ -306,7 +309,7 @@ pub fn next_step(board: &Board) -> Option<Step> {
     if board.is_solved() {
         return None;
     }
-    let simple: [&dyn Fn(&Board) -> Option<Step>; 12] = [
+    let simple: [&Finder; 12] = [
         &basic::full_house,
         &|b| basic::hidden_single(b, true),
         &|b| basic::hidden_single(b, false),
@@ -325,7 +328,7 @@ pub fn next_step(board: &Board) -> Option<Step> {
     }
     let chains_allowed = board.side() <= MAX_CHAIN_SIDE;
     if chains_allowed {
-        let wings: [&dyn Fn(&Board) -> Option<Step>; 4] = [
+        let wings: [&Finder; 4] = [
             &wings::xy_wing,
             &wings::xyz_wing,
             &|b| wings::unique_rectangle(b, false),
@@ -335,7 +338,7 @@ pub fn next_step(board: &Board) -> Option<Step> {
             return Some(step);
         }
     }
-    let larger: [&dyn Fn(&Board) -> Option<Step>; 3] = [
+    let larger: [&Finder; 3] = [
         &|b| basic::naked_subset(b, 4),
         &|b| basic::fish(b, 4),
         &|b| basic::hidden_subset(b, 4),
@@ -362,7 +365,7 @@ pub fn next_step(board: &Board) -> Option<Step> {
     }
     // The chain families, each rated by its length: the easiest step over the families, looked
     // for family by family while a later family could still be easier.
-    let families: [(u32, &dyn Fn(&Board) -> Option<Step>); 7] = [
+    let families: [(u32, &Finder); 7] = [
         (66, &|b| {
             chains::alternating_chain(b, chains::Links::SameDigit)
         }),

@@ -35,7 +35,7 @@ pub(super) fn xy_wing(board: &Board) -> Option<Step> {
             .peers(pivot)
             .iter()
             .map(|&cell| usize::from(cell))
-            .filter(|&cell| bivalue(cell) && (board.bits(cell) & pivot_bits).count_ones() == 1)
+            .filter(|&cell| bivalue(cell) && (board.bits(cell) & pivot_bits).is_power_of_two())
             .collect();
         for (index, &first) in wings.iter().enumerate() {
             for &second in &wings[index + 1..] {
