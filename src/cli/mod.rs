@@ -133,6 +133,7 @@ enum Command {
     ///   sudolab generate --count 1000 --minimal --verify dlx-knuth,sat --seed 1
     ///   sudolab generate --size 16 --count 2 --symmetry rot180 --json
     ///   sudolab generate --box 2x3 --clues 12 --rating guess
+    ///   sudolab generate --count 3 --rating 4.0..9.0   # human rating (sudolab rate)
     #[command(verbatim_doc_comment)]
     Generate(generate::GenerateArgs),
     /// Check a puzzle file's uniqueness claims with several engines.

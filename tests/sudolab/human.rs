@@ -152,3 +152,48 @@ fn rate_against_refuses_what_it_cannot_use_with_its_place() {
         "sudolab: corpora/reference.txt: line 3, field 2: expected a number, found a puzzle\n"
     );
 }
+
+#[test]
+fn generate_keeps_puzzles_in_a_human_rating_range() {
+    let run = sudolab(
+        &["generate", "-c", "3", "--seed", "1", "--rating", "4.0..9.0"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let puzzles: Vec<&str> = run.stdout.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(puzzles.len(), 3);
+    let mut args = vec!["rate", "--json"];
+    args.extend(&puzzles);
+    let rated = sudolab(&args, "");
+    for line in rated.stdout.lines() {
+        let object: Value = serde_json::from_str(line).unwrap();
+        let rating = object["rating"].as_f64().unwrap();
+        assert!((4.0..=9.0).contains(&rating), "{line}");
+    }
+    let run = sudolab(&["generate", "-c", "1", "--rating", "9..8"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("the range '9..8' is empty: MIN must not exceed MAX"),
+        "{}",
+        run.stderr
+    );
+    let run = sudolab(&["generate", "-c", "1", "--rating", "hard"], "");
+    assert!(
+        run.stderr.contains(
+            "expected guess, no-guess, any, or a range of ratings on Sudoku Explainer's scale \
+             such as 7.0..8.5 (0 to 20), found 'hard'"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = sudolab(
+        &[
+            "generate", "-c", "1", "--seed", "1", "--rating", "2.0..2.8", "--json",
+        ],
+        "",
+    );
+    let document: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(document["rating"], "2.0..2.8");
+    assert_eq!(document["puzzles"][0]["human_rating"], 2.6);
+}
