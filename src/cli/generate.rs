@@ -174,13 +174,21 @@ pub(crate) struct GenerateArgs {
     shard: Option<Shard>,
 }
 
+/// What the step solver made of a candidate.
+#[derive(Clone, Copy, Debug)]
+enum HumanRated {
+    /// Its rating in tenths.
+    Rated(u32),
+    /// The step solver stopped on it (or it was not proper).
+    Unrated,
+}
+
 /// One candidate, generated, rated and verified.
 struct Candidate {
     generated: Generated,
     rating: Option<Rating>,
-    /// The human rating in tenths (`None`: the step solver stopped), when `--rating MIN..MAX`
-    /// asks for it.
-    human: Option<Option<u32>>,
+    /// The human rating, when `--rating MIN..MAX` asks for it.
+    human: Option<HumanRated>,
     problems: Vec<String>,
 }
 
@@ -273,7 +281,6 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         bail!("the line form holds sides up to 35; use --json for {shape} boxes");
     }
     let (pool, jobs) = worker_pool(args.jobs)?;
-    let need_rating = args.json || args.rating != RatingFilter::Any;
     if options.minimal && options.clues.is_none() && shape.side() >= 25 {
         // Tens of minutes with no output looked like a hang (NEWCOMER #12).
         note!(
@@ -315,17 +322,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         let candidates: Vec<Candidate> = pool.install(|| {
             indices
                 .par_iter()
-                .map(|index| {
-                    make_candidate(
-                        &options,
-                        checker,
-                        &plan,
-                        args.seed,
-                        *index,
-                        need_rating,
-                        args.rating,
-                    )
-                })
+                .map(|index| make_candidate(&options, checker, &plan, args, *index))
                 .collect()
         });
         for candidate in candidates {
@@ -383,10 +380,9 @@ fn passes_rating(
     let keep = match (filter, candidate.rating) {
         (RatingFilter::Guess, Some(rating)) => !rating.no_guess,
         (RatingFilter::NoGuess, Some(rating)) => rating.no_guess,
-        (RatingFilter::Human { min, max }, _) => candidate
-            .human
-            .flatten()
-            .is_some_and(|tenths| (min..=max).contains(&tenths)),
+        (RatingFilter::Human { min, max }, _) => {
+            matches!(candidate.human, Some(HumanRated::Rated(tenths)) if (min..=max).contains(&tenths))
+        }
         _ => true,
     };
     if keep {
@@ -440,21 +436,22 @@ fn make_candidate(
     options: &Options,
     checker: &dyn Strategy,
     verifiers: &Plan,
-    seed: u64,
+    args: &GenerateArgs,
     index: u64,
-    need_rating: bool,
-    filter: RatingFilter,
 ) -> Candidate {
-    let generated = generate::generate(options, checker, seed, index);
+    let need_rating = args.json || args.rating != RatingFilter::Any;
+    let generated = generate::generate(options, checker, args.seed, index);
     let rating = need_rating
         .then(|| generate::rate(&generated.puzzle, MRV_RATING_BUDGET, options.check_timeout));
     // The generator's puzzles are proper, so `rate` only fails on a checker's mistake, which
     // the verifiers report; such a puzzle counts as unrated.
-    let human = matches!(filter, RatingFilter::Human { .. }).then(|| {
-        sudolab::human::rate(&generated.puzzle)
-            .ok()
-            .and_then(|(rating, _)| rating.solved.then_some(rating.difficulty))
-    });
+    let human =
+        matches!(args.rating, RatingFilter::Human { .. }).then(|| {
+            match sudolab::human::rate(&generated.puzzle) {
+                Ok((rating, _)) if rating.solved => HumanRated::Rated(rating.difficulty),
+                _ => HumanRated::Unrated,
+            }
+        });
     let problems = verify_unique(
         &generated.puzzle,
         Some(&generated.solution),
@@ -548,8 +545,12 @@ fn write_puzzle(
             object["line"] = json!(line);
         }
         object["rating"] = json!(candidate.rating);
-        if let Some(human) = candidate.human {
-            object["human_rating"] = json!(human.map(|tenths| f64::from(tenths) / 10.0));
+        match candidate.human {
+            Some(HumanRated::Rated(tenths)) => {
+                object["human_rating"] = json!(f64::from(tenths) / 10.0);
+            }
+            Some(HumanRated::Unrated) => object["human_rating"] = json!(null),
+            None => {}
         }
         let separator = if written == 0 { "\n" } else { ",\n" };
         out.write_str(separator)?;
