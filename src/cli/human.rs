@@ -80,6 +80,11 @@ pub(crate) struct RateArgs {
     /// Kendall's correlations end the output.
     #[arg(long, value_name = "FILE[:COLUMN]")]
     against: Option<String>,
+
+    /// With --against: also write the calibration chart (our rating against the ground truth)
+    /// as one self-contained HTML page.
+    #[arg(long, value_name = "FILE.html", requires = "against")]
+    chart: Option<PathBuf>,
 }
 
 /// The puzzle, refused unless proper, with its board.
@@ -402,6 +407,16 @@ fn run_against(args: &RateArgs, against: &str) -> anyhow::Result<Status> {
             .collect()
     });
     let mut out = Out::new();
+    // The chart's file is created before the run, so a path that cannot be written fails
+    // before minutes of rating.
+    let chart_file = args
+        .chart
+        .as_ref()
+        .map(|path| {
+            std::fs::File::create(path)
+                .with_context(|| format!("{}: cannot create the chart", path.display()))
+        })
+        .transpose()?;
     let (mut ours, mut truths) = (Vec::new(), Vec::new());
     let mut status = Status::Success;
     for (line, result) in rated.iter().zip(&results) {
@@ -420,6 +435,13 @@ fn run_against(args: &RateArgs, against: &str) -> anyhow::Result<Status> {
     let shown = |value: Option<f64>| value.map_or("undefined".to_string(), |v| format!("{v:.4}"));
     let spearman = human::spearman(&ours, &truths);
     let kendall = human::kendall_tau_b(&ours, &truths);
+    if let (Some(mut file), Some(path)) = (chart_file, &args.chart) {
+        use std::io::Write as _;
+        let pairs: Vec<(f64, f64)> = truths.iter().copied().zip(ours.iter().copied()).collect();
+        let page = human::calibration_html(against, &pairs, spearman, kendall);
+        file.write_all(page.as_bytes())
+            .with_context(|| format!("{}: cannot write the chart", path.display()))?;
+    }
     let stopped = results
         .iter()
         .filter(|r| r.as_ref().is_ok_and(|rating| !rating.solved))

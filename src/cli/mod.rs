@@ -191,6 +191,7 @@ enum Command {
     /// Examples:
     ///   sudolab rate corpora/generated/9x9-minimal.txt
     ///   sudolab rate --against corpora/rated/sample.txt:3
+    ///   sudolab rate --against corpora/rated/sample.txt --chart calibration.html
     #[command(verbatim_doc_comment)]
     Rate(human::RateArgs),
     /// Explain an encoding: 'explain cover' prints the exact-cover matrix of a small puzzle.

@@ -16,6 +16,7 @@
 mod basic;
 mod board;
 mod chains;
+mod chart;
 mod correlation;
 mod dynamic;
 mod wings;
@@ -25,6 +26,7 @@ use std::fmt;
 use serde::Serialize;
 
 pub use board::Board;
+pub use chart::calibration_html;
 pub use correlation::{kendall_tau_b, spearman};
 
 use crate::model::{Grid, Shape, cell_name};

@@ -197,3 +197,38 @@ fn generate_keeps_puzzles_in_a_human_rating_range() {
     assert_eq!(document["rating"], "2.0..2.8");
     assert_eq!(document["puzzles"][0]["human_rating"], 2.6);
 }
+
+#[test]
+fn rate_against_draws_the_calibration_chart() {
+    let dir = std::env::temp_dir().join(format!("sudolab-chart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chart = dir.join("calibration.html");
+    let chart_arg = chart.to_str().unwrap();
+    let run = sudolab(
+        &[
+            "rate",
+            "--against",
+            "corpora/rated/sample.txt",
+            "--chart",
+            chart_arg,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = std::fs::read_to_string(&chart).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(
+        page.contains(
+            "30 puzzles of corpora/rated/sample.txt: Spearman 0.8852, Kendall tau-b 0.8191"
+        )
+    );
+    assert!(page.contains("<svg") && page.contains("<circle"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = sudolab(&["rate", "--chart", "x.html", "corpora/reference.txt"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--against <FILE[:COLUMN]>"),
+        "{}",
+        run.stderr
+    );
+}
