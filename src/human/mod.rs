@@ -68,6 +68,8 @@ pub enum Technique {
     UniqueRectangle1,
     /// A unique rectangle of type 2.
     UniqueRectangle2,
+    /// A unique rectangle of type 4.
+    UniqueRectangle4,
     /// Four cells with four candidates between them.
     NakedQuad,
     /// The fish of four lines.
@@ -98,7 +100,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, easiest first.
-    pub const ALL: [Technique; 29] = [
+    pub const ALL: [Technique; 30] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -115,6 +117,7 @@ impl Technique {
         Technique::XyzWing,
         Technique::UniqueRectangle1,
         Technique::UniqueRectangle2,
+        Technique::UniqueRectangle4,
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
@@ -149,6 +152,7 @@ impl Technique {
             Technique::XyzWing => "XYZ-Wing",
             Technique::UniqueRectangle1 => "unique rectangle type 1",
             Technique::UniqueRectangle2 => "unique rectangle type 2",
+            Technique::UniqueRectangle4 => "unique rectangle type 4",
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "Jellyfish",
             Technique::HiddenQuad => "hidden quad",
@@ -184,7 +188,7 @@ impl Technique {
             Technique::XyWing => 42,
             Technique::XyzWing => 44,
             Technique::UniqueRectangle1 => 45,
-            Technique::UniqueRectangle2 => 46,
+            Technique::UniqueRectangle2 | Technique::UniqueRectangle4 => 46,
             Technique::NakedQuad => 50,
             Technique::Jellyfish => 52,
             Technique::HiddenQuad => 54,
@@ -203,7 +207,10 @@ impl Technique {
     pub fn assumes_uniqueness(self) -> bool {
         matches!(
             self,
-            Technique::UniqueRectangle1 | Technique::UniqueRectangle2 | Technique::Bug1
+            Technique::UniqueRectangle1
+                | Technique::UniqueRectangle2
+                | Technique::UniqueRectangle4
+                | Technique::Bug1
         )
     }
 }
@@ -330,11 +337,12 @@ pub fn next_step(board: &Board) -> Option<Step> {
     }
     let chains_allowed = board.side() <= MAX_CHAIN_SIDE;
     if chains_allowed {
-        let wings: [&Finder; 4] = [
+        let wings: [&Finder; 5] = [
             &wings::xy_wing,
             &wings::xyz_wing,
-            &|b| wings::unique_rectangle(b, false),
-            &|b| wings::unique_rectangle(b, true),
+            &|b| wings::unique_rectangle(b, 1),
+            &|b| wings::unique_rectangle(b, 2),
+            &|b| wings::unique_rectangle(b, 4),
         ];
         if let Some(step) = wings.iter().find_map(|find| find(board)) {
             return Some(step);

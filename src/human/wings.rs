@@ -117,7 +117,7 @@ pub(super) fn xyz_wing(board: &Board) -> Option<Step> {
 
 /// Unique rectangles of type 1 (`type_two` false: three corners are `{a, b}`, so the fourth is
 /// not `a` or `b`) or type 2 (two corners `{a, b}`, two `{a, b, c}`: one of those is `c`).
-pub(super) fn unique_rectangle(board: &Board, type_two: bool) -> Option<Step> {
+pub(super) fn unique_rectangle(board: &Board, kind: u8) -> Option<Step> {
     let side = board.side();
     let shape = board.shape();
     for row1 in 0..side {
@@ -146,10 +146,10 @@ pub(super) fn unique_rectangle(board: &Board, type_two: bool) -> Option<Step> {
                     {
                         continue;
                     }
-                    let found = if type_two {
-                        ur_type_two(board, corners, pair)
-                    } else {
-                        ur_type_one(board, corners, pair)
+                    let found = match kind {
+                        1 => ur_type_one(board, corners, pair),
+                        2 => ur_type_two(board, corners, pair),
+                        _ => ur_type_four(board, corners, pair),
                     };
                     if found.is_some() {
                         return found;
@@ -220,6 +220,49 @@ fn ur_type_two(board: &Board, corners: [usize; 4], pair: u64) -> Option<Step> {
         eliminations,
         reason,
     ))
+}
+
+/// Unique rectangle type 4: two corners are `{a, b}`, the other two (the roof, in one house)
+/// hold more; when `a` has no other place in that house the roof holds `a` once, so neither
+/// roof cell is `b` (or the roof would be `{a, b}`, a deadly pattern).
+fn ur_type_four(board: &Board, corners: [usize; 4], pair: u64) -> Option<Step> {
+    let roof: Vec<usize> = corners
+        .iter()
+        .copied()
+        .filter(|&c| board.bits(c) != pair)
+        .collect();
+    let [first, second] = roof[..] else {
+        return None;
+    };
+    let digits: Vec<u8> = crate::model::DigitSet::from_bits(pair).iter().collect();
+    for house in board.houses_of(first) {
+        if !board.houses_of(second).contains(&house) {
+            continue;
+        }
+        for (index, &locked) in digits.iter().enumerate() {
+            let other = digits[1 - index];
+            if board.positions(house, locked).count_ones() != 2 {
+                continue;
+            }
+            let reason = format!(
+                "{} would be a deadly pattern of {} and {} (two solutions); {locked} goes in {} or \
+                 {} ({} has no other place for it), so neither is {other}",
+                cell_list(board.shape(), &corners),
+                digits[0],
+                digits[1],
+                cell_name(board.shape(), first),
+                cell_name(board.shape(), second),
+                board.house_name(house)
+            );
+            return Some(Step::eliminating(
+                Technique::UniqueRectangle4,
+                corners.to_vec(),
+                vec![(first, other), (second, other)],
+                reason,
+            ));
+        }
+    }
+    None
 }
 
 /// BUG+1: every empty cell has two candidates but one, which has three; with that cell at two
