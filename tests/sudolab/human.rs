@@ -232,3 +232,24 @@ fn rate_against_draws_the_calibration_chart() {
         run.stderr
     );
 }
+
+/// The second puzzle of magictour's top1465 (public): the solver stops after a dynamic forcing
+/// chain, says so, and exits 1; `rate` names where it stopped.
+#[test]
+fn a_puzzle_beyond_the_solver_stops_at_a_named_technique() {
+    let puzzle =
+        "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........";
+    let run = sudolab(&["steps", puzzle], "");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().last().unwrap(),
+        "stopped after 27 steps: no technique the solver knows applies; hardest so far 9.4 \
+         (dynamic cell/region forcing chain)"
+    );
+    let run = sudolab(&["rate", puzzle], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "<arg 1>:1\tstopped\tafter dynamic forcing chain\tsteps=27\tfast_nodes=78\tfast_guesses=77\n"
+    );
+}
