@@ -105,19 +105,23 @@ pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
     };
 
     // Definite verdicts, and exact counts, must agree. `solved` says nothing of uniqueness;
-    // its one solution still contradicts a `none` (the count overshoots the exact 0).
-    let definite: Vec<&Run> = runs
-        .iter()
-        .filter(|run| !matches!(run.verdict(), Verdict::Unknown | Verdict::Solved))
-        .collect();
-    let exact: Vec<&Run> = runs.iter().filter(|run| run.count.exhausted).collect();
-    let verdicts_split = definite
-        .windows(2)
-        .any(|w| w[0].verdict() != w[1].verdict());
-    let counts_split = exact
-        .windows(2)
-        .any(|w| w[0].count.found != w[1].count.found);
-    let exact_count = exact.first().map(|run| run.count.found);
+    // its one solution still contradicts a `none` (the count overshoots the exact 0). Checked
+    // against the first of each without collecting: most puzzles have no problem, and this runs
+    // once per puzzle.
+    let split = |mut values: Box<dyn Iterator<Item = u64> + '_>| {
+        values
+            .next()
+            .is_some_and(|first| values.any(|value| value != first))
+    };
+    let is_definite = |run: &Run| !matches!(run.verdict(), Verdict::Unknown | Verdict::Solved);
+    let verdicts_split = split(Box::new(
+        runs.iter()
+            .filter(|run| is_definite(run))
+            .map(|run| run.verdict() as u64),
+    ));
+    let exact = runs.iter().filter(|run| run.count.exhausted);
+    let counts_split = split(Box::new(exact.clone().map(|run| run.count.found)));
+    let exact_count = exact.clone().next().map(|run| run.count.found);
     let overshoot =
         exact_count.is_some_and(|exact_count| runs.iter().any(|run| run.count.found > exact_count));
     if verdicts_split || counts_split || overshoot {
@@ -140,22 +144,24 @@ pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
     }
 
     // A unique solution must be the same grid everywhere, and a `solved` grid must be it too.
-    let with_grid = |verdict: Verdict| -> Vec<&Run> {
+    let with_grid = |verdict: Verdict| {
         runs.iter()
-            .filter(|run| run.verdict() == verdict && run.solution.is_some())
-            .collect()
+            .filter(move |run| run.verdict() == verdict && run.solution.is_some())
     };
-    let (unique, solved) = (with_grid(Verdict::Unique), with_grid(Verdict::Solved));
-    if unique.windows(2).any(|w| w[0].solution != w[1].solution) {
+    let (mut unique, solved) = (with_grid(Verdict::Unique), with_grid(Verdict::Solved));
+    let proof = unique.next();
+    if let Some(proof) = proof.filter(|proof| unique.any(|run| run.solution != proof.solution)) {
         problems.push(Problem {
             kind: ProblemKind::SolutionsDisagree,
-            strategies: unique.iter().map(|run| run.strategy.to_string()).collect(),
+            strategies: [proof]
+                .into_iter()
+                .chain(with_grid(Verdict::Unique).skip(1))
+                .map(|run| run.strategy.to_string())
+                .collect(),
             detail: "strategies that prove uniqueness returned different grids".to_string(),
         });
-    } else if let Some(proof) = unique.first() {
+    } else if let Some(proof) = proof {
         let differ: Vec<&Run> = solved
-            .iter()
-            .copied()
             .filter(|run| run.solution != proof.solution)
             .collect();
         if !differ.is_empty() {

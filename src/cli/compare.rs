@@ -1,6 +1,6 @@
 //! `sudolab compare`: the command-line face of the experiment pipeline. The arguments become a
 //! [`Plan`]; [`execute`] (shared with `sudolab run`) adds the report files, the progress bar
-//! and Ctrl-C, and hands the rest to [`experiment::run_with_progress`].
+//! and Ctrl-C, and hands the rest to [`experiment::run_mapped`].
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -229,20 +229,22 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     let mut aggregator = Aggregator::new(names, execution.baseline.clone());
     let mut problems = Vec::new();
     let tick = |searches: u64| progress.inc(searches);
-    let ended = experiment::run_with_progress(&execution.plan, items, &tick, |checked| {
-        let found = checked.puzzle_problems();
-        for problem in &found {
-            progress.suspend(|| print_problem(problem));
-        }
-        problems.extend(found);
-        for row in checked.rows() {
-            for sink in &mut sinks {
-                sink.row(&row)?;
+    // Rows and problems are made on the workers; only the writing and tallying are in order.
+    let on_worker = |checked: experiment::Checked| (checked.puzzle_problems(), checked.rows());
+    let ended =
+        experiment::run_mapped(&execution.plan, items, &tick, on_worker, |(found, rows)| {
+            for problem in &found {
+                progress.suspend(|| print_problem(problem));
             }
-            aggregator.add(row);
-        }
-        Ok::<(), anyhow::Error>(())
-    })??;
+            problems.extend(found);
+            for row in rows {
+                for sink in &mut sinks {
+                    sink.row(&row)?;
+                }
+                aggregator.add(row);
+            }
+            Ok::<(), anyhow::Error>(())
+        })??;
     progress.finish_and_clear();
     notes.finish();
     if let Some(err) = fatal.or(side_error) {

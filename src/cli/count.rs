@@ -5,17 +5,18 @@ use std::fmt::Write as _;
 use clap::Args;
 use serde_json::json;
 
-use sudolab::check::ProblemKind;
+use sudolab::check::{ProblemKind, Run};
 use sudolab::experiment::{self, Plan, Scratch};
-use sudolab::model::find_conflict;
+use sudolab::model::{Grid, find_conflict};
 use sudolab::strategy::Verdict;
 
 use sudolab::corpus::Record;
 
-use super::input::{Done, for_each_record_in_parallel, item, key, place};
+use super::input::{Done, for_each_record_in_parallel, item, place};
 use super::output::Out;
 use super::solve::known_solution_check;
 use super::{BudgetArgs, InputArgs, ShardArgs, Status, strategy_named};
+use sudolab::model::push_decimal;
 
 #[derive(Debug, Args)]
 pub(crate) struct CountArgs {
@@ -82,10 +83,12 @@ fn count_one(
 ) -> Done {
     let strategy = plan.entries[0].strategy;
     let mut notes = Vec::new();
-    let place = place(source, record);
+    // Formatted only for a note: most puzzles have none.
+    let place = || place(source, record);
     if let Err(reason) = strategy.supports(record.puzzle.shape()) {
         notes.push(format!(
-            "sudolab: {place}: {} cannot count this puzzle: {reason}",
+            "sudolab: {}: {} cannot count this puzzle: {reason}",
+            place(),
             strategy.name()
         ));
         return Done {
@@ -107,13 +110,14 @@ fn count_one(
             ProblemKind::InvalidAnswer => {
                 let invalid = run.invalid.as_deref().unwrap_or_default();
                 notes.push(format!(
-                    "sudolab: {place}: the engine returned an invalid solution: {invalid}"
+                    "sudolab: {}: the engine returned an invalid solution: {invalid}",
+                    place()
                 ));
                 Status::Error
             }
             ProblemKind::ContradictsKnownSolution => match &run.solution {
                 Some(found) => {
-                    let (said, note) = known_solution_check(&place, record, found);
+                    let (said, note) = known_solution_check(place, record, found);
                     notes.extend(note);
                     said
                 }
@@ -122,14 +126,15 @@ fn count_one(
             },
             ProblemKind::ContradictsKnownCount => {
                 notes.push(format!(
-                    "sudolab: {place}: found {} solutions but the source says {}",
+                    "sudolab: {}: found {} solutions but the source says {}",
+                    place(),
                     run.count.found,
                     checked.item.count.unwrap_or_default()
                 ));
                 Status::Negative
             }
             ProblemKind::InvalidKnownSolution => {
-                notes.push(format!("sudolab: {place}: {}", problem.detail));
+                notes.push(format!("sudolab: {}: {}", place(), problem.detail));
                 Status::Negative
             }
             // One strategy cannot disagree with another.
@@ -137,12 +142,6 @@ fn count_one(
         };
         status = status.max(said);
     }
-    // `solved 1`: the one solution asked for (`1+` would read as "maybe more").
-    let count_text = match run.stopped {
-        None => run.count.found.to_string(),
-        Some(_) if verdict == Verdict::Solved => run.count.found.to_string(),
-        Some(_) => format!("{}+", run.count.found),
-    };
     let time_us = run.best.as_nanos() as f64 / 1e3;
     let line = if args.json {
         let mut object = json!({
@@ -160,26 +159,47 @@ fn count_one(
         }
         object.to_string()
     } else {
-        let mut line = format!("{}\t{verdict}\t{count_text}", key(source, record));
-        if let Some(stop) = run.stopped.filter(|_| verdict == Verdict::Unknown) {
-            write!(line, "\t({stop})").expect("writing to a String cannot fail");
-        }
-        // Givens that conflict are a puzzle without solution: only then is there one to name.
-        if let Some(conflict) = (verdict == Verdict::None)
-            .then(|| find_conflict(&record.puzzle))
-            .flatten()
-        {
-            write!(line, "\t(givens conflict: {conflict})")
-                .expect("writing to a String cannot fail");
-        }
-        if args.stats {
-            line.push_str(&format!("\ttime_us={time_us:.1}\t{}", run.stats).replace(' ', "\t"));
-        }
-        line
+        text_line(
+            &checked.item.source,
+            run,
+            args.stats.then_some(time_us),
+            &record.puzzle,
+        )
     };
     Done {
         line: Some(line),
         notes,
         status,
     }
+}
+
+/// The tab-separated line of one count: `KEY verdict count`, then why it stopped, the givens'
+/// conflict and, with `time_us`, the time and counters.
+fn text_line(key: &str, run: &Run, time_us: Option<f64>, puzzle: &Grid) -> String {
+    let verdict = run.verdict();
+    // Built by appending: one allocation, no formatting machinery for the common line.
+    let mut line = String::with_capacity(key.len() + 24);
+    line.push_str(key);
+    line.push('\t');
+    line.push_str(verdict.as_str());
+    line.push('\t');
+    push_decimal(&mut line, run.count.found);
+    // `solved 1`: the one solution asked for (`1+` would read as "maybe more").
+    if run.stopped.is_some() && verdict != Verdict::Solved {
+        line.push('+');
+    }
+    if let Some(stop) = run.stopped.filter(|_| verdict == Verdict::Unknown) {
+        write!(line, "\t({stop})").expect("writing to a String cannot fail");
+    }
+    // Givens that conflict are a puzzle without solution: only then is there one to name.
+    if let Some(conflict) = (verdict == Verdict::None)
+        .then(|| find_conflict(puzzle))
+        .flatten()
+    {
+        write!(line, "\t(givens conflict: {conflict})").expect("writing to a String cannot fail");
+    }
+    if let Some(time_us) = time_us {
+        line.push_str(&format!("\ttime_us={time_us:.1}\t{}", run.stats).replace(' ', "\t"));
+    }
+    line
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -23,7 +23,7 @@ use super::{
 };
 
 /// Which puzzles --rating keeps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum RatingFilter {
     /// Every puzzle.
     #[default]
@@ -33,6 +33,56 @@ pub(crate) enum RatingFilter {
     /// Only puzzles that `fast`'s propagation solves alone (singles; on 9x9 also locked
     /// candidates).
     NoGuess,
+    /// Only puzzles whose human rating (Sudoku Explainer's scale, in tenths) is in the range;
+    /// a puzzle the step solver stops on is above every range.
+    Human { min: u32, max: u32 },
+}
+
+impl RatingFilter {
+    /// The filter as it is written on the command line.
+    fn name(self) -> String {
+        match self {
+            RatingFilter::Any => "any".to_string(),
+            RatingFilter::Guess => "guess".to_string(),
+            RatingFilter::NoGuess => "no-guess".to_string(),
+            RatingFilter::Human { min, max } => format!(
+                "{}..{}",
+                sudolab::human::format_tenths(min),
+                sudolab::human::format_tenths(max)
+            ),
+        }
+    }
+}
+
+/// Parses `--rating`: `any`, `guess`, `no-guess`, or `MIN..MAX` on Sudoku Explainer's scale.
+fn parse_rating_filter(text: &str) -> Result<RatingFilter, String> {
+    let tenths = |part: &str| {
+        part.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|value| (0.0..=20.0).contains(value))
+            .map(|value| (value * 10.0).round() as u32)
+    };
+    match text.trim() {
+        "any" => Ok(RatingFilter::Any),
+        "guess" => Ok(RatingFilter::Guess),
+        "no-guess" => Ok(RatingFilter::NoGuess),
+        range => {
+            let parsed = range
+                .split_once("..")
+                .and_then(|(min, max)| Some((tenths(min)?, tenths(max)?)));
+            match parsed {
+                Some((min, max)) if min <= max => Ok(RatingFilter::Human { min, max }),
+                Some(_) => Err(format!(
+                    "the range '{text}' is empty: MIN must not exceed MAX"
+                )),
+                None => Err(format!(
+                    "expected guess, no-guess, any, or a range of ratings on Sudoku Explainer's \
+                     scale such as 7.0..8.5 (0 to 20), found '{text}'"
+                )),
+            }
+        }
+    }
 }
 
 /// Candidates in a row that a rating filter may reject before the generator gives up
@@ -94,8 +144,10 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     verify: Vec<String>,
 
-    /// Keep only puzzles that need guessing, or only those singles solve.
-    #[arg(long, value_enum, default_value_t = RatingFilter::Any)]
+    /// Keep only puzzles that need guessing ('guess'), only those fast's propagation solves
+    /// ('no-guess'), or those whose human rating (sudolab rate, Sudoku Explainer's scale) is
+    /// in MIN..MAX, such as 4.0..6.0.
+    #[arg(long, value_name = "guess|no-guess|MIN..MAX", default_value = "any", value_parser = parse_rating_filter)]
     rating: RatingFilter,
 
     /// Write each puzzle's solution after it, on the same line.
@@ -122,10 +174,21 @@ pub(crate) struct GenerateArgs {
     shard: Option<Shard>,
 }
 
+/// What the step solver made of a candidate.
+#[derive(Clone, Copy, Debug)]
+enum HumanRated {
+    /// Its rating in tenths.
+    Rated(u32),
+    /// The step solver stopped on it (or it was not proper).
+    Unrated,
+}
+
 /// One candidate, generated, rated and verified.
 struct Candidate {
     generated: Generated,
     rating: Option<Rating>,
+    /// The human rating, when `--rating MIN..MAX` asks for it.
+    human: Option<HumanRated>,
     problems: Vec<String>,
 }
 
@@ -218,7 +281,6 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         bail!("the line form holds sides up to 35; use --json for {shape} boxes");
     }
     let (pool, jobs) = worker_pool(args.jobs)?;
-    let need_rating = args.json || args.rating != RatingFilter::Any;
     if options.minimal && options.clues.is_none() && shape.side() >= 25 {
         // Tens of minutes with no output looked like a hang (NEWCOMER #12).
         note!(
@@ -260,16 +322,14 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         let candidates: Vec<Candidate> = pool.install(|| {
             indices
                 .par_iter()
-                .map(|index| {
-                    make_candidate(&options, checker, &plan, args.seed, *index, need_rating)
-                })
+                .map(|index| make_candidate(&options, checker, &plan, args, *index))
                 .collect()
         });
         for candidate in candidates {
             if written + failed >= count {
                 break;
             }
-            if !passes_rating(args.rating, candidate.rating, &mut rejected_in_a_row, shape)? {
+            if !passes_rating(args.rating, &candidate, &mut rejected_in_a_row, shape)? {
                 continue;
             }
             let generated = &candidate.generated;
@@ -313,13 +373,16 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
 /// row have not (issue 22, D8).
 fn passes_rating(
     filter: RatingFilter,
-    rating: Option<Rating>,
+    candidate: &Candidate,
     rejected_in_a_row: &mut u64,
     shape: Shape,
 ) -> anyhow::Result<bool> {
-    let keep = match (filter, rating) {
+    let keep = match (filter, candidate.rating) {
         (RatingFilter::Guess, Some(rating)) => !rating.no_guess,
         (RatingFilter::NoGuess, Some(rating)) => rating.no_guess,
+        (RatingFilter::Human { min, max }, _) => {
+            matches!(candidate.human, Some(HumanRated::Rated(tenths)) if (min..=max).contains(&tenths))
+        }
         _ => true,
     };
     if keep {
@@ -328,9 +391,7 @@ fn passes_rating(
     }
     *rejected_in_a_row += 1;
     if *rejected_in_a_row >= MAX_REJECTED {
-        let name = format!("{filter:?}")
-            .to_lowercase()
-            .replace("noguess", "no-guess");
+        let name = filter.name();
         bail!(
             "--rating {name}: {MAX_REJECTED} candidates in a row on {shape} boxes were rejected \
              (on boxes this small, singles may solve every puzzle); generate without --rating, \
@@ -375,13 +436,22 @@ fn make_candidate(
     options: &Options,
     checker: &dyn Strategy,
     verifiers: &Plan,
-    seed: u64,
+    args: &GenerateArgs,
     index: u64,
-    need_rating: bool,
 ) -> Candidate {
-    let generated = generate::generate(options, checker, seed, index);
+    let need_rating = args.json || args.rating != RatingFilter::Any;
+    let generated = generate::generate(options, checker, args.seed, index);
     let rating = need_rating
         .then(|| generate::rate(&generated.puzzle, MRV_RATING_BUDGET, options.check_timeout));
+    // The generator's puzzles are proper, so `rate` only fails on a checker's mistake, which
+    // the verifiers report; such a puzzle counts as unrated.
+    let human =
+        matches!(args.rating, RatingFilter::Human { .. }).then(|| {
+            match sudolab::human::rate(&generated.puzzle) {
+                Ok((rating, _)) if rating.solved => HumanRated::Rated(rating.difficulty),
+                _ => HumanRated::Unrated,
+            }
+        });
     let problems = verify_unique(
         &generated.puzzle,
         Some(&generated.solution),
@@ -391,6 +461,7 @@ fn make_candidate(
     Candidate {
         generated,
         rating,
+        human,
         problems,
     }
 }
@@ -451,7 +522,7 @@ fn write_header(
         "options": options,
         "checker": checker.name(),
         "verify": verifiers.iter().map(|v| v.name()).collect::<Vec<_>>(),
-        "rating": format!("{:?}", args.rating).to_lowercase(),
+        "rating": args.rating.name(),
     });
     let header = header.to_string();
     out.write_str(&header[..header.len() - 1])?;
@@ -474,6 +545,13 @@ fn write_puzzle(
             object["line"] = json!(line);
         }
         object["rating"] = json!(candidate.rating);
+        match candidate.human {
+            Some(HumanRated::Rated(tenths)) => {
+                object["human_rating"] = json!(f64::from(tenths) / 10.0);
+            }
+            Some(HumanRated::Unrated) => object["human_rating"] = json!(null),
+            None => {}
+        }
         let separator = if written == 0 { "\n" } else { ",\n" };
         out.write_str(separator)?;
         out.write_str(&object.to_string())

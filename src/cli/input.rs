@@ -145,91 +145,134 @@ pub(crate) fn for_each_record_in_parallel(
     out: &mut Out,
 ) -> anyhow::Result<Status> {
     let (pool, jobs) = super::worker_pool(jobs)?;
-    let walk = walk_arguments(&input.files, input.read);
+    let mut walk = walk_arguments(&input.files, input.read);
     let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
     let reads_stdin = walk.sources().iter().any(Source::is_stdin);
     let mut notes = ErrorNotes::default();
-    let flush = |batch: &mut Vec<Pending>, notes: &mut ErrorNotes, out: &mut Out| {
-        // One scratch per job's chunk, reused by one search after another.
+    // Runs on the pool: one scratch per job's chunk, reused by one search after another.
+    let work_on = |batch: &[Pending]| -> Vec<Option<Done>> {
         let per_job = batch.len().div_ceil(jobs).max(1);
-        let done: Vec<Option<Done>> = pool.install(|| {
-            batch
-                .par_chunks(per_job)
-                .flat_map_iter(|chunk| {
-                    let mut scratch = Scratch::default();
-                    chunk
-                        .iter()
-                        .map(|pending| match pending {
-                            Pending::Puzzle {
-                                ordinal,
-                                source,
-                                record,
-                            } => Some(work(&names[*source], *ordinal, record, &mut scratch)),
-                            Pending::Unread { .. } => None,
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        });
-        let mut worst = Status::Success;
-        let mut done = done.into_iter().flatten();
-        for pending in batch.drain(..) {
-            match pending {
-                Pending::Unread { source, message } => {
-                    notes.note(&names[source], &message);
-                    worst = worst.max(Status::Error);
-                }
-                Pending::Puzzle { .. } => {
-                    let Some(done) = done.next() else {
-                        continue;
-                    };
-                    for note in &done.notes {
-                        note!("{note}");
-                    }
-                    if let Some(line) = &done.line {
-                        out.write_str(line)?;
-                        out.write_str("\n")?;
-                        out.end_record()?;
-                    }
-                    worst = worst.max(done.status);
-                }
-            }
-        }
-        Ok::<Status, anyhow::Error>(worst)
+        batch
+            .par_chunks(per_job)
+            .flat_map_iter(|chunk| {
+                let mut scratch = Scratch::default();
+                chunk
+                    .iter()
+                    .map(|pending| match pending {
+                        Pending::Puzzle {
+                            ordinal,
+                            source,
+                            record,
+                        } => Some(work(&names[*source], *ordinal, record, &mut scratch)),
+                        Pending::Unread { .. } => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     };
     // Large batches: handing a batch to the pool and back costs about as much as 60 short
     // searches (`count -j1` on the 17-clue set ran at 1.4x the sequential time with 64 puzzles
     // a batch, 1.05x with 1,024). A person typing puzzles gets each answer at once.
     let typing = reads_stdin && io::stdin().is_terminal();
     let batch_size = if typing { 1 } else { 1024 * jobs };
-    let mut batch = Vec::with_capacity(batch_size);
     let mut ordinal = 0;
-    let mut status = Status::Success;
-    for met in walk {
-        match met {
-            Met::Puzzle { source, record } => {
-                let here = ordinal;
-                ordinal += 1;
-                if !keep(here) {
-                    continue;
+    let mut read_batch = || {
+        let mut batch = Vec::with_capacity(batch_size);
+        while batch.len() < batch_size {
+            match walk.next() {
+                None => break,
+                Some(Met::Puzzle { source, record }) => {
+                    let here = ordinal;
+                    ordinal += 1;
+                    if keep(here) {
+                        batch.push(Pending::Puzzle {
+                            ordinal: here,
+                            source,
+                            record,
+                        });
+                    }
                 }
-                batch.push(Pending::Puzzle {
-                    ordinal: here,
-                    source,
-                    record,
-                });
+                Some(Met::Problem {
+                    source, message, ..
+                }) => batch.push(Pending::Unread { source, message }),
             }
-            Met::Problem {
-                source, message, ..
-            } => batch.push(Pending::Unread { source, message }),
         }
-        if batch.len() >= batch_size {
-            status = status.max(flush(&mut batch, &mut notes, out)?);
+        batch
+    };
+    let mut write_batch = |batch: Vec<Pending>, done: Vec<Option<Done>>| {
+        write_in_order(batch, done, &names, &mut notes, out)
+    };
+    // Two stages: while the pool works on batch N, this thread writes batch N-1 and reads
+    // batch N+1, so reading, parsing and writing overlap the searches. A person typing gets
+    // each answer before the next puzzle is read.
+    let mut status = Status::Success;
+    let mut current = read_batch();
+    let mut previous = (Vec::new(), Vec::new());
+    while !current.is_empty() {
+        let mut done = Vec::new();
+        let (written, next) = pool.in_place_scope(|scope| {
+            let (batch, done) = (&current, &mut done);
+            scope.spawn(|_| *done = work_on(batch));
+            if typing {
+                return (Ok(Status::Success), Vec::new());
+            }
+            let (batch, done) = std::mem::take(&mut previous);
+            let written = write_batch(batch, done);
+            let next = if written.is_ok() {
+                read_batch()
+            } else {
+                Vec::new()
+            };
+            (written, next)
+        });
+        status = status.max(written?);
+        if typing {
+            status = status.max(write_batch(std::mem::take(&mut current), done)?);
+            current = read_batch();
+        } else {
+            previous = (std::mem::replace(&mut current, next), done);
         }
     }
-    status = status.max(flush(&mut batch, &mut notes, out)?);
+    let (batch, done) = previous;
+    status = status.max(write_batch(batch, done)?);
     notes.finish();
     Ok(status)
+}
+
+/// Writes a batch's lines and notes, and its input errors where they were met, in input order;
+/// the worst status of the batch.
+fn write_in_order(
+    batch: Vec<Pending>,
+    done: Vec<Option<Done>>,
+    names: &[String],
+    notes: &mut ErrorNotes,
+    out: &mut Out,
+) -> anyhow::Result<Status> {
+    let mut worst = Status::Success;
+    let mut done = done.into_iter().flatten();
+    for pending in batch {
+        match pending {
+            Pending::Unread { source, message } => {
+                notes.note(&names[source], &message);
+                worst = worst.max(Status::Error);
+            }
+            Pending::Puzzle { .. } => {
+                let Some(done) = done.next() else {
+                    continue;
+                };
+                for note in &done.notes {
+                    note!("{note}");
+                }
+                if let Some(line) = &done.line {
+                    out.write_str(line)?;
+                    out.write_str("\n")?;
+                    out.end_record()?;
+                }
+                worst = worst.max(done.status);
+            }
+        }
+    }
+    Ok(worst)
 }
 
 /// The walk over puzzle arguments: files, `-` or none for standard input, and puzzles typed as
@@ -252,7 +295,7 @@ pub(crate) fn place(source: &str, record: &Record) -> String {
 
 /// Where a record came from, as a compact key in tabular output: `FILE:N`.
 pub(crate) fn key(source: &str, record: &Record) -> String {
-    format!("{source}:{}", record.line)
+    sudolab::corpus::key(source, record.line)
 }
 
 /// A record as an experiment item at `ordinal`, with its claims.

@@ -19,6 +19,7 @@ mod compare;
 mod count;
 mod export;
 mod generate;
+mod human;
 mod input;
 mod output;
 mod report;
@@ -133,6 +134,7 @@ enum Command {
     ///   sudolab generate --count 1000 --minimal --verify dlx-knuth,sat --seed 1
     ///   sudolab generate --size 16 --count 2 --symmetry rot180 --json
     ///   sudolab generate --box 2x3 --clues 12 --rating guess
+    ///   sudolab generate --count 3 --rating 4.0..9.0   # human rating (sudolab rate)
     #[command(verbatim_doc_comment)]
     Generate(generate::GenerateArgs),
     /// Check a puzzle file's uniqueness claims with several engines.
@@ -188,6 +190,41 @@ enum Command {
     ///   echo 12......3...4... | sudolab trace -s mrv   # no solution: exit status 1
     #[command(verbatim_doc_comment)]
     Trace(trace::TraceArgs),
+    /// The next step a person would take, and why: the easiest technique that makes progress
+    ///
+    /// Prints the technique, its difficulty on Sudoku Explainer's scale, what it places or
+    /// removes, and the reason in words. A puzzle with no or several solutions is refused (exit
+    /// status 1): the uniqueness techniques assume one solution.
+    ///
+    /// Examples:
+    ///   sudolab hint corpora/reference.txt            # board A: a hidden single
+    ///   sudolab hint corpora/reference.txt -p 2 --json
+    #[command(verbatim_doc_comment)]
+    Hint(human::HintArgs),
+    /// The whole path of easiest steps, each with its technique, effect and reason
+    ///
+    /// Ends with the rating: the hardest step's difficulty (Sudoku Explainer's scale). Exit
+    /// status 1 when the solver stops (no technique it knows applies) or the puzzle is not
+    /// proper.
+    ///
+    /// Examples:
+    ///   sudolab steps corpora/reference.txt
+    ///   sudolab steps corpora/reference.txt -p 2 --json
+    #[command(verbatim_doc_comment)]
+    Steps(human::StepsArgs),
+    /// Rate puzzles as a person would find them: the hardest step on the path of easiest steps
+    ///
+    /// One line per puzzle: where it came from, the rating (Sudoku Explainer's scale), the
+    /// hardest technique, the number of steps, and 'fast''s search nodes and guesses. A puzzle
+    /// with no or several solutions is 'not a proper puzzle' (exit status 1). --against
+    /// correlates the ratings with a ground-truth column (Spearman, Kendall tau-b).
+    ///
+    /// Examples:
+    ///   sudolab rate corpora/generated/9x9-minimal.txt
+    ///   sudolab rate --against corpora/rated/sample.txt:3
+    ///   sudolab rate --against corpora/rated/sample.txt --chart calibration.html
+    #[command(verbatim_doc_comment)]
+    Rate(human::RateArgs),
     /// Explain an encoding: 'explain cover' prints the exact-cover matrix of a small puzzle.
     #[command(subcommand)]
     Explain(trace::ExplainCommand),
@@ -401,6 +438,9 @@ pub fn main() -> ExitCode {
         Command::Trace(args) => trace::run(&args),
         Command::Certify(args) => certify::run(&args),
         Command::CheckCert(args) => certify::run_check(&args),
+        Command::Hint(args) => human::run_hint(&args),
+        Command::Steps(args) => human::run_steps(&args),
+        Command::Rate(args) => human::run_rate(&args),
         Command::Explain(command) => trace::run_explain(&command),
         Command::Verify(args) => generate::run_verify(&args),
         Command::Strategies => strategies::run(),

@@ -60,9 +60,10 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         };
         let here = ordinal;
         ordinal += 1;
-        let place = place(source, record);
+        // Formatted only for a note: most puzzles have none.
+        let place = || place(source, record);
         let missing = |answers: &mut Answers, out: &mut Out, word: Missing, why: &str| {
-            note!("sudolab: {place}: {why}");
+            note!("sudolab: {}: {why}", place());
             answers.missing(out, word, source, Some(record.line), why)?;
             anyhow::Ok(match word {
                 Missing::Error => Status::Error,
@@ -79,12 +80,6 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         let checked = experiment::check(&plan, item(here, source, record), &mut scratch);
         let outcome = &checked.runs[0];
         let elapsed = outcome.best;
-        let stats_text = format!(
-            "strategy={} time_us={:.1} {}",
-            strategy.name(),
-            elapsed.as_nanos() as f64 / 1e3,
-            outcome.stats
-        );
         if let Some(invalid) = &outcome.invalid {
             let why = format!("the engine returned an invalid solution: {invalid}");
             return missing(&mut answers, &mut out, Missing::Error, &why);
@@ -105,9 +100,15 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             };
             return missing(&mut answers, &mut out, word, &why);
         };
-        let status = check_known(&place, record, &solution);
+        let status = check_known(place, record, &solution);
         if args.stats && args.output != GridOutput::Json {
-            note!("{}: {stats_text}", key(source, record));
+            note!(
+                "{}: strategy={} time_us={:.1} {}",
+                key(source, record),
+                strategy.name(),
+                elapsed.as_nanos() as f64 / 1e3,
+                outcome.stats
+            );
         }
         let mut fields = serde_json::Map::new();
         if args.output == GridOutput::Json {
@@ -230,8 +231,8 @@ impl Answers {
     }
 }
 
-/// Certifies a solution and compares it with the one the source gives, if any.
-pub(crate) fn check_known(place: &str, record: &Record, solution: &Grid) -> Status {
+/// Compares a solution with the one the source gives, if any, and says so on standard error.
+pub(crate) fn check_known(place: impl Fn() -> String, record: &Record, solution: &Grid) -> Status {
     let (status, said) = known_solution_check(place, record, solution);
     if let Some(said) = said {
         note!("{said}");
@@ -240,21 +241,16 @@ pub(crate) fn check_known(place: &str, record: &Record, solution: &Grid) -> Stat
 }
 
 /// [`check_known`]'s verdict and the line it would print, for callers that print later.
+/// `solution` is one the pipeline certified (a run's `solution` is kept only when valid), so it
+/// is not validated again; `place` is formatted only for a line to print.
 pub(crate) fn known_solution_check(
-    place: &str,
+    place: impl Fn() -> String,
     record: &Record,
     solution: &Grid,
 ) -> (Status, Option<String>) {
-    if let Err(invalid) = validate(&record.puzzle, solution) {
-        return (
-            Status::Error,
-            Some(format!(
-                "sudolab: {place}: the engine returned an invalid solution: {invalid}"
-            )),
-        );
-    }
     match &record.solution {
         Some(known) if known != solution => {
+            let place = place();
             let said = match validate(&record.puzzle, known) {
                 Ok(()) => format!(
                     "sudolab: {place}: the known solution differs from the one found (both are valid: the puzzle has several solutions)"

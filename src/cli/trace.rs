@@ -139,7 +139,11 @@ fn parse_output_form(text: &str) -> Result<TraceFormat, String> {
 
 /// Reads the puzzle argument as `solve` and `count` read theirs (a file, `-` or nothing for
 /// standard input, or a puzzle typed as the argument) and returns its puzzle `number`.
-fn load_puzzle(argument: Option<&Path>, number: usize, read: ReadArgs) -> anyhow::Result<Grid> {
+pub(crate) fn load_puzzle(
+    argument: Option<&Path>,
+    number: usize,
+    read: ReadArgs,
+) -> anyhow::Result<Grid> {
     let box_shape = read.box_shape;
     if let Some(path) = argument.filter(|p| p.as_os_str() != "-" && p.symlink_metadata().is_err())
         && Walk::typed_puzzle(path, box_shape).is_none()

@@ -91,3 +91,13 @@ pub enum CorpusError {
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
 }
+
+/// Where a puzzle came from, as a compact key: `FILE:LINE` (`puzzles.txt:17`). Built by
+/// appending, without `format!`: the pipelines make one per puzzle.
+pub fn key(source: &str, line: usize) -> String {
+    let mut key = String::with_capacity(source.len() + 8);
+    key.push_str(source);
+    key.push(':');
+    crate::model::push_decimal(&mut key, line as u64);
+    key
+}

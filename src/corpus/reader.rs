@@ -112,7 +112,7 @@ impl<R: BufRead> Reader<R> {
                 break;
             }
             read_any = true;
-            let newline = available.iter().position(|&byte| byte == b'\n');
+            let newline = memchr::memchr(b'\n', available);
             let chunk = &available[..newline.unwrap_or(available.len())];
             let room = MAX_LINE_BYTES.saturating_sub(self.line.len());
             if chunk.len() > room {
@@ -236,7 +236,7 @@ impl<R: BufRead> Reader<R> {
 
     /// Refuses binary input and overlong lines before any parser sees them.
     fn check_line_bytes(&mut self) -> Result<(), ParseError> {
-        if let Some(idx) = self.line.iter().position(|&byte| byte == 0) {
+        if let Some(idx) = memchr::memchr(0, &self.line) {
             self.mode = Mode::Done;
             return Err(ParseError::at(
                 self.line_no,

@@ -1,7 +1,7 @@
 //! Puzzles for a run: the records of a [`Walk`] numbered in input order, with the claims of
 //! their side files attached, and every problem of the input handed to the caller.
 
-use crate::corpus::{Met, Walk};
+use crate::corpus::{Met, Source, Walk, key};
 
 use super::side::{SideError, SideFile, SideKind};
 use super::{Item, Selection};
@@ -28,6 +28,8 @@ pub struct Sides {
 /// The items of a walk, numbered from 0 over all sources.
 pub struct Items<P: FnMut(InputProblem)> {
     walk: Walk,
+    /// The sources' names, made once (a name is a path's display form).
+    names: Vec<String>,
     sides: Vec<Sides>,
     within_source: Vec<u64>,
     ordinal: u64,
@@ -39,8 +41,10 @@ impl<P: FnMut(InputProblem)> Items<P> {
     /// The puzzles of `walk`; `sides[k]` (when present) goes with the walk's source `k`.
     pub fn new(walk: Walk, sides: Vec<Sides>, on_problem: P) -> Items<P> {
         let within_source = vec![0; walk.sources().len()];
+        let names = walk.sources().iter().map(Source::name).collect();
         Items {
             walk,
+            names,
             sides,
             within_source,
             ordinal: 0,
@@ -62,7 +66,7 @@ impl<P: FnMut(InputProblem)> Iterator for Items<P> {
                     self.within_source[source] += 1;
                     let mut item = Item {
                         ordinal: self.ordinal,
-                        source: format!("{}:{}", self.walk.sources()[source].name(), record.line),
+                        source: key(&self.names[source], record.line),
                         puzzle: record.puzzle,
                         solution: record.solution,
                         count: record.count,

@@ -56,10 +56,12 @@ impl Grid {
                 found: cells.len(),
             });
         }
-        if let Some((cell_idx, &value)) = cells
-            .iter()
-            .enumerate()
-            .find(|&(_, &value)| value as usize > shape.side())
+        // The common case first, as one vectorized pass: the largest value.
+        let side = shape.side() as u8;
+        if cells.iter().fold(0, |largest, &value| largest.max(value)) <= side {
+            return Ok(Grid { shape, cells });
+        }
+        if let Some((cell_idx, &value)) = cells.iter().enumerate().find(|&(_, &value)| value > side)
         {
             return Err(GridError::ValueOutOfRange {
                 cell_idx,

@@ -74,12 +74,16 @@ fn is_solution(puzzle: &Grid, answer: &Grid) -> bool {
     let houses_of = &Layout::of(shape).houses_of;
     let full = DigitSet::full(shape.side()).bits();
     let (mut rows, mut cols, mut boxes) = ([0u64; MAX_SIDE], [0u64; MAX_SIDE], [0u64; MAX_SIDE]);
-    let mut wrong = 0u8;
-    for ((&given, &found), &[row, col, box_idx]) in
-        puzzle.cells().iter().zip(answer.cells()).zip(houses_of)
-    {
-        // Integer flags rather than `||`: no branch per cell.
-        wrong |= u8::from(found == 0) | (u8::from(given != 0) & u8::from(given != found));
+    // An empty cell, or a given changed: integer flags folded rather than `||`, so that this
+    // pass is vectorized with no branch per cell.
+    let wrong = puzzle
+        .cells()
+        .iter()
+        .zip(answer.cells())
+        .fold(0u8, |wrong, (&given, &found)| {
+            wrong | u8::from(found == 0) | (u8::from(given != 0) & u8::from(given != found))
+        });
+    for (&found, &[row, col, box_idx]) in answer.cells().iter().zip(houses_of) {
         let bit = 1u64 << (found.wrapping_sub(1) & 63);
         // Houses are below MAX_SIDE = 64: the mask proves it, so no bounds checks.
         rows[row as usize & 63] |= bit;

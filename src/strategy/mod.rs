@@ -215,15 +215,23 @@ impl Verdict {
     }
 }
 
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Verdict {
+    /// The verdict's name, as printed and in JSON: `none`, `unique`, `multiple`, `solved`,
+    /// `unknown`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
             Verdict::None => "none",
             Verdict::Unique => "unique",
             Verdict::Multiple => "multiple",
             Verdict::Solved => "solved",
             Verdict::Unknown => "unknown",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -9,6 +9,7 @@ mod compare;
 mod experiment;
 mod fuzz_small;
 mod generate;
+mod human;
 mod properties;
 mod robustness;
 mod snapshots;

@@ -1,0 +1,63 @@
+"""Type stubs of the Rust extension `sudolab._native` (the public API is in `sudolab`)."""
+
+from os import PathLike
+from typing import Any, Optional, Union
+
+__version__: str
+
+# The tables are arro3-style objects with __arrow_c_stream__; `sudolab.Table` wraps them.
+_ArrowTable = Any
+_Comparison = tuple[_ArrowTable, _ArrowTable, list[str], bool]
+_Duration = Union[None, float, int, str]
+
+def experiment(
+    puzzles: Any,
+    strategies: list[str],
+    limit: int,
+    timeout: _Duration = None,
+    max_nodes: Optional[int] = None,
+    jobs: Optional[int] = None,
+    order: str = "engine",
+    box: Optional[str] = None,
+    repeat: int = 1,
+    warmup: int = 0,
+    solutions: bool = False,
+    shard: Optional[str] = None,
+    report: list[str] = ...,
+) -> _Comparison: ...
+def run(path: Union[str, PathLike[str]]) -> tuple[_Comparison, str]: ...
+def read(
+    paths: list[Union[str, PathLike[str]]], format: str = "auto", box: Optional[str] = None
+) -> _ArrowTable: ...
+def read_lines(lines: Any, box: Optional[str] = None) -> _ArrowTable: ...
+def strategies() -> _ArrowTable: ...
+def strategy_names() -> list[str]: ...
+def verify(
+    puzzles: Any,
+    strategies: list[str],
+    timeout: _Duration = None,
+    jobs: Optional[int] = None,
+    box: Optional[str] = None,
+) -> _ArrowTable: ...
+def generate(
+    count: int,
+    seed: int,
+    box: str,
+    clues: Optional[int] = None,
+    minimal: bool = False,
+    symmetry: str = "none",
+    checker: str = "auto",
+    check_timeout: _Duration = None,
+    start: int = 0,
+    jobs: Optional[int] = None,
+) -> _ArrowTable: ...
+def trace(
+    puzzle: Any,
+    strategies: list[str],
+    limit: int = 2,
+    max_events: int = 100000,
+    box: Optional[str] = None,
+) -> tuple[str, _ArrowTable, list[str]]: ...
+def column(table: _ArrowTable, name: str) -> list[Any]: ...
+def rust_baseline(puzzles: Any, strategy: str = "fast", jobs: Optional[int] = None) -> float: ...
+def panic_on_worker() -> None: ...

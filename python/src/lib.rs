@@ -1,0 +1,918 @@
+//! `sudolab._native`: the Rust half of the `sudolab` Python package. Every search goes through
+//! sudolab's experiment pipeline (`experiment::run` and `experiment::check`), so the rows are
+//! the ones the command line's reports hold; results go back as Arrow tables
+//! (`pyo3_arrow::PyTable`, the Arrow PyCapsule interface). The Python half
+//! (`python/sudolab/__init__.py`) wraps these functions with defaults, docstrings and the
+//! `Table`, `Comparison` and `Trace` classes.
+//!
+//! The GIL is released while puzzles are parsed and searched: the work runs on a thread of its
+//! own while the calling thread waits, looking at Python's signals every 50 ms; Ctrl-C sets the
+//! run's cancel flag (searches under way stop within 1,024 nodes) and raises
+//! `KeyboardInterrupt`. A panic on a worker thread becomes `sudolab.Error`.
+
+mod errors;
+mod puzzles;
+mod tables;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use pyo3_arrow::PyTable;
+use rayon::prelude::*;
+
+use sudolab::check;
+use sudolab::corpus::{Format, Met, Source, Walk};
+use sudolab::experiment::provenance;
+use sudolab::experiment::{
+    self, Experiment, InputProblem, Item, Items, Order, Plan, Repeats, Scratch, Selection, Shard,
+};
+use sudolab::generate::{self, Symmetry};
+use sudolab::model::{Shape, to_one_line};
+use sudolab::report::{Aggregator, Context, PuzzleProblem, Sink, counter_union};
+use sudolab::strategy::{self, Counter, Limits, Strategy, Verdict};
+use sudolab::trace;
+
+use tables::{Columns, RowsBuilder};
+
+/// How often the waiting thread looks at Python's signals.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own with the GIL released, looking at Python's signals
+/// every [`SIGNAL_POLL`]: on Ctrl-C (or any signal handler's exception) `cancel` is set, the
+/// work is waited for (it stops at its next check of the flag) and the exception raised. A
+/// panic in `work` becomes `sudolab.Error`.
+fn detached<T: Send>(
+    py: Python<'_>,
+    cancel: &Arc<AtomicBool>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let (done, finished) = mpsc::channel::<()>();
+    // A receiver is not `Sync`; behind a mutex it can be waited on without the GIL.
+    let finished = std::sync::Mutex::new(finished);
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            let result = work();
+            drop(done);
+            result
+        });
+        loop {
+            let ended = py.detach(|| {
+                finished.lock().map_or(true, |finished| {
+                    matches!(
+                        finished.recv_timeout(SIGNAL_POLL),
+                        Err(mpsc::RecvTimeoutError::Disconnected) | Ok(())
+                    )
+                })
+            });
+            if ended {
+                break;
+            }
+            if let Err(err) = py.check_signals() {
+                cancel.store(true, Ordering::SeqCst);
+                let _ = py.detach(|| worker.join());
+                return Err(err);
+            }
+        }
+        match py.detach(|| worker.join()) {
+            Ok(result) => Ok(result),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_string());
+                Err(errors::internal(&message))
+            }
+        }
+    })
+}
+
+/// Resolves strategy names as the command line does: the unknown-strategy message lists the
+/// valid names; a name given twice is refused.
+fn strategies_named(names: &[String]) -> PyResult<Vec<&'static dyn Strategy>> {
+    let mut strategies: Vec<&'static dyn Strategy> = Vec::with_capacity(names.len());
+    for name in names {
+        let strategy =
+            strategy::find(name.trim()).map_err(|err| errors::option(&err.to_string()))?;
+        if strategies.iter().any(|s| s.name() == strategy.name()) {
+            return Err(errors::option(&format!(
+                "strategy '{}' is listed twice; each strategy runs once",
+                strategy.name()
+            )));
+        }
+        strategies.push(strategy);
+    }
+    if strategies.is_empty() {
+        return Err(errors::option("strategies: give at least one strategy"));
+    }
+    Ok(strategies)
+}
+
+/// A time budget: seconds as a number, or a duration as the command line writes it (`500ms`,
+/// `10s`, `2m`; `0` or `none` for no limit).
+fn duration(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let duration = if let Ok(text) = value.cast::<PyString>() {
+        experiment::parse_duration(&text.to_cow()?)
+            .map_err(|message| errors::option(&format!("{name}: {message}")))?
+    } else {
+        let seconds: f64 = value.extract().map_err(|_| {
+            errors::option(&format!(
+                "{name}: expected seconds or a duration such as 500ms, 10s or 2m, found {}",
+                value
+                    .repr()
+                    .map_or_else(|_| "?".to_string(), |r| r.to_string())
+            ))
+        })?;
+        Duration::try_from_secs_f64(seconds)
+            .map_err(|err| errors::option(&format!("{name}: bad duration {seconds}: {err}")))?
+    };
+    Ok((!duration.is_zero()).then_some(duration))
+}
+
+/// The box shape, `RxC`, when given.
+fn shape(text: Option<&str>) -> PyResult<Option<Shape>> {
+    text.map(|text| {
+        text.parse::<Shape>()
+            .map_err(|err| errors::option(&format!("box: {err}")))
+    })
+    .transpose()
+}
+
+/// Worker threads: as asked (1 to `MAX_JOBS`), or one per core.
+fn jobs(jobs: Option<i64>) -> PyResult<usize> {
+    let max = experiment::MAX_JOBS;
+    match jobs {
+        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+        Some(jobs) if jobs >= 1 && jobs as usize <= max => Ok(jobs as usize),
+        Some(jobs) => Err(errors::option(&format!(
+            "jobs: expected 1 to {max} jobs, found {jobs}"
+        ))),
+    }
+}
+
+/// Limits of every search, refusing a node budget for an engine that counts no nodes (as the
+/// command line does).
+fn limits(
+    strategies: &[&'static dyn Strategy],
+    limit: u64,
+    timeout: Option<Duration>,
+    max_nodes: Option<u64>,
+) -> PyResult<Limits> {
+    if max_nodes.is_some()
+        && let Some(strategy) = strategies
+            .iter()
+            .find(|s| !s.counters().contains(&Counter::Nodes))
+    {
+        return Err(errors::option(&format!(
+            "max_nodes: {} counts no nodes, so a node budget cannot stop it; give it a timeout \
+             instead",
+            strategy.name()
+        )));
+    }
+    let mut limits = Limits::solutions(limit);
+    if let Some(timeout) = timeout {
+        limits = limits.with_timeout(timeout);
+    }
+    limits.max_nodes = max_nodes;
+    Ok(limits)
+}
+
+/// What a run of a plan gives back before it becomes tables.
+struct Collected {
+    rows: RowsBuilder,
+    problems: Vec<PuzzleProblem>,
+    input_errors: Vec<String>,
+    interrupted: bool,
+}
+
+/// Report files written as the command line's `--report` writes them: opened before the run,
+/// fed every row, finished with the aggregates.
+struct Reports {
+    sinks: Vec<Sink>,
+    aggregator: Aggregator,
+    context: Context,
+}
+
+impl Reports {
+    fn open(plan: &Plan, limits: &Limits, paths: &[PathBuf], command: String) -> PyResult<Self> {
+        let names = plan.names();
+        let sinks = paths
+            .iter()
+            .map(|path| Sink::create(path, &counter_union(&names)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|err| errors::input(&err.to_string()))?;
+        Ok(Reports {
+            sinks,
+            aggregator: Aggregator::new(names, None),
+            context: provenance::context(plan, limits, &[puzzles::NAME.to_string()], command),
+        })
+    }
+}
+
+/// The inputs a report names: the files of the puzzles' sources (`FILE:LINE`) in order of
+/// first appearance, as the command line lists its FILE arguments, so that the shards of one
+/// run merge whether Python or the command line ran them.
+fn inputs_of(items: &[Item]) -> Vec<String> {
+    let mut inputs: Vec<String> = Vec::new();
+    for item in items {
+        let file = item
+            .source
+            .rsplit_once(':')
+            .map_or(item.source.as_str(), |(file, _)| file);
+        if !inputs.iter().any(|seen| seen == file) {
+            inputs.push(file.to_string());
+        }
+    }
+    inputs
+}
+
+/// Runs `plan` over the puzzles `items` gives (called on the worker thread), every row and
+/// problem collected in input order, and written to the reports when there are any.
+fn collect(
+    plan: &Plan,
+    items: impl IntoIterator<Item = Item>,
+    with_solutions: bool,
+    mut reports: Option<Reports>,
+) -> Result<Collected, String> {
+    let mut rows = RowsBuilder::new(&counter_union(&plan.names()), with_solutions);
+    let mut problems = Vec::new();
+    let ended = experiment::run(plan, items, |checked| {
+        problems.extend(checked.puzzle_problems());
+        for (row, run) in checked.rows().into_iter().zip(&checked.runs) {
+            let solution = run.solution.as_ref().map(to_one_line);
+            rows.add(&row, solution.as_deref());
+            if let Some(reports) = &mut reports {
+                for sink in &mut reports.sinks {
+                    sink.row(&row).map_err(|err| err.to_string())?;
+                }
+                reports.aggregator.add(row);
+            }
+        }
+        Ok::<(), String>(())
+    })
+    .map_err(|err| err.to_string())??;
+    if let Some(reports) = reports {
+        let report = reports.aggregator.report(
+            reports.context,
+            Vec::new(),
+            problems.clone(),
+            !ended.interrupted,
+        );
+        for sink in reports.sinks {
+            sink.finish(&report).map_err(|err| err.to_string())?;
+        }
+    }
+    Ok(Collected {
+        rows,
+        problems,
+        input_errors: Vec::new(),
+        interrupted: ended.interrupted,
+    })
+}
+
+/// `(rows, problems, input errors, interrupted)`, as the Python side's `Comparison` takes them.
+type Comparison = (PyTable, PyTable, Vec<String>, bool);
+
+fn comparison(collected: Collected) -> PyResult<Comparison> {
+    Ok((
+        collected.rows.finish()?,
+        tables::problems_table(&collected.problems)?,
+        collected.input_errors,
+        collected.interrupted,
+    ))
+}
+
+/// Runs strategies over puzzles through sudolab's experiment pipeline (`compare`, and `count`
+/// and `solve` with one strategy).
+#[pyfunction]
+#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new()))]
+#[allow(clippy::too_many_arguments)]
+fn py_experiment(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    strategies: Vec<String>,
+    limit: u64,
+    timeout: Option<&Bound<'_, PyAny>>,
+    max_nodes: Option<u64>,
+    jobs: Option<i64>,
+    order: &str,
+    r#box: Option<&str>,
+    repeat: u32,
+    warmup: u32,
+    solutions: bool,
+    shard: Option<&str>,
+    report: Vec<PathBuf>,
+) -> PyResult<Comparison> {
+    let selection = match shard {
+        None => Selection::All,
+        Some(text) => Selection::Shard(
+            text.parse::<Shard>()
+                .map_err(|err| errors::option(&format!("shard: {err}")))?,
+        ),
+    };
+    let strategies = strategies_named(&strategies)?;
+    let limits = limits(&strategies, limit, duration("timeout", timeout)?, max_nodes)?;
+    let order = match order {
+        "engine" => Order::Engine,
+        "puzzle" => Order::Puzzle,
+        other => {
+            return Err(errors::option(&format!(
+                "order: expected 'engine' or 'puzzle', found '{other}'"
+            )));
+        }
+    };
+    if repeat == 0 || repeat > experiment::MAX_REPEATS || warmup > experiment::MAX_REPEATS {
+        return Err(errors::option(&format!(
+            "repeat: expected 1 to {0} timed searches and 0 to {0} warm-up searches, found \
+             repeat={repeat}, warmup={warmup}",
+            experiment::MAX_REPEATS
+        )));
+    }
+    let shape = shape(r#box)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let plan = Plan {
+        repeats: Repeats {
+            warmup,
+            timed: repeat,
+        },
+        order,
+        jobs: self::jobs(jobs)?,
+        selection,
+        cancel: Some(Arc::clone(&cancel)),
+        ..Plan::new(&strategies, &limits)
+    };
+    let reports = if report.is_empty() {
+        None
+    } else {
+        let command = format!(
+            "python: sudolab.compare(strategies={:?}, limit={limit})",
+            plan.names()
+        );
+        Some(Reports::open(&plan, &limits, &report, command)?)
+    };
+    let raw = puzzles::take(puzzles)?;
+    let collected = detached(py, &cancel, move || {
+        let items = puzzles::parse(raw, shape).map_err(Err)?;
+        let reports = reports.map(|mut reports| {
+            reports.context.inputs = inputs_of(&items);
+            reports
+        });
+        collect(&plan, items, solutions, reports).map_err(Ok)
+    })?;
+    match collected {
+        Ok(collected) => comparison(collected),
+        Err(Err(parse)) => Err(errors::parse(&parse)),
+        Err(Ok(internal)) => Err(errors::internal(&internal)),
+    }
+}
+
+/// Runs an experiment file (`sudolab run`'s TOML) and returns its rows and problems; nothing
+/// is written.
+#[pyfunction]
+fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
+    let experiment = Experiment::load(&path).map_err(|err| errors::experiment(&err.to_string()))?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut plan = experiment.plan.clone();
+    plan.cancel = Some(Arc::clone(&cancel));
+    let sources = experiment.sources.clone();
+    let sides = experiment.sides.clone();
+    let collected = detached(py, &cancel, move || {
+        let mut input_errors = Vec::new();
+        let mut fatal = None;
+        let items = Items::new(Walk::new(sources), sides, |problem| match problem {
+            InputProblem::Skipped(message) => input_errors.push(message),
+            InputProblem::Fatal(err) => fatal = Some(err.to_string()),
+        });
+        let mut collected = collect(&plan, items, false, None)?;
+        if let Some(fatal) = fatal {
+            return Err(fatal);
+        }
+        collected.input_errors = input_errors;
+        Ok(collected)
+    })?
+    .map_err(|message| errors::input(&message))?;
+    Ok((comparison(collected)?, experiment.name))
+}
+
+/// Reads puzzle files (or a list of puzzles) into a table: source, line, puzzle, known
+/// solution and count, side, clues.
+#[pyfunction]
+#[pyo3(signature = (paths, format="auto", r#box=None))]
+fn read(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    format: &str,
+    r#box: Option<&str>,
+) -> PyResult<PyTable> {
+    let format: Format = format
+        .parse()
+        .map_err(|message: String| errors::option(&format!("format: {message}")))?;
+    let shape = shape(r#box)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let sources: Vec<Source> = paths
+        .into_iter()
+        .map(|path| Source {
+            path,
+            format,
+            shape,
+        })
+        .collect();
+    let read = detached(py, &cancel, move || {
+        let mut records = Vec::new();
+        let walk = Walk::new(sources.clone());
+        for met in walk {
+            match met {
+                Met::Puzzle { source, record } => records.push((sources[source].name(), record)),
+                Met::Problem {
+                    message,
+                    in_place_of_puzzle,
+                    ..
+                } => return Err((message, in_place_of_puzzle)),
+            }
+        }
+        Ok(records)
+    })?;
+    let records = read.map_err(|(message, malformed)| {
+        if malformed {
+            errors::parse(&message)
+        } else {
+            errors::input(&message)
+        }
+    })?;
+    let records: Vec<(String, u64, Item)> = records
+        .into_iter()
+        .map(|(name, record)| {
+            let item = Item {
+                ordinal: 0,
+                source: String::new(),
+                puzzle: record.puzzle,
+                solution: record.solution,
+                count: record.count,
+            };
+            (name, record.line as u64, item)
+        })
+        .collect();
+    puzzles_table(&records)
+}
+
+/// Puzzles given in line form (`puzzle[:count][:solution]`, as a file's lines) read into the
+/// table `read` gives: source `puzzles`, line `i + 1` for `lines[i]`.
+#[pyfunction]
+#[pyo3(signature = (lines, r#box=None))]
+fn read_lines(lines: &Bound<'_, PyAny>, r#box: Option<&str>) -> PyResult<PyTable> {
+    let items = puzzles::items(lines, shape(r#box)?)?;
+    let records: Vec<(String, u64, Item)> = items
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| (puzzles::NAME.to_string(), index as u64 + 1, item))
+        .collect();
+    puzzles_table(&records)
+}
+
+/// The table of puzzles: source, line, puzzle, solution, count, side, clues.
+fn puzzles_table(records: &[(String, u64, Item)]) -> PyResult<PyTable> {
+    let lines: Vec<String> = records
+        .iter()
+        .map(|(_, _, r)| to_one_line(&r.puzzle))
+        .collect();
+    let solutions: Vec<Option<String>> = records
+        .iter()
+        .map(|(_, _, r)| r.solution.as_ref().map(to_one_line))
+        .collect();
+    let mut columns = Columns::default();
+    columns
+        .strings(
+            "source",
+            records.iter().map(|(name, _, _)| Some(name.as_str())),
+        )
+        .u64s("line", records.iter().map(|(_, line, _)| Some(*line)))
+        .strings("puzzle", lines.iter().map(|l| Some(l.as_str())))
+        .strings("solution", solutions.iter().map(Option::as_deref))
+        .u64s("count", records.iter().map(|(_, _, r)| r.count))
+        .u32s(
+            "side",
+            records.iter().map(|(_, _, r)| Some(r.puzzle.side() as u32)),
+        )
+        .u32s(
+            "clues",
+            records
+                .iter()
+                .map(|(_, _, r)| Some(r.puzzle.clue_count() as u32)),
+        );
+    columns.finish()
+}
+
+/// The registry: name, summary, counters, whether it can be traced.
+#[pyfunction]
+fn strategies() -> PyResult<PyTable> {
+    let registry = strategy::registry();
+    let counters: Vec<String> = registry
+        .iter()
+        .map(|s| {
+            s.counters()
+                .iter()
+                .map(|c| c.name())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    let mut columns = Columns::default();
+    columns
+        .strings("name", registry.iter().map(|s| Some(s.name())))
+        .strings("summary", registry.iter().map(|s| Some(s.summary())))
+        .strings("counters", counters.iter().map(|c| Some(c.as_str())))
+        .bools("traceable", registry.iter().map(|s| s.traceable()));
+    columns.finish()
+}
+
+/// The registered strategies' names, in registry order.
+#[pyfunction]
+fn strategy_names() -> Vec<&'static str> {
+    strategy::names()
+}
+
+/// What `verify` says of one puzzle: the problems, in the command line's words.
+fn verify_one(
+    item: &Item,
+    verifiers: &[&'static dyn Strategy],
+    limits: &Limits,
+    scratch: &mut Scratch,
+) -> (Vec<String>, Vec<&'static str>) {
+    let usable: Vec<&'static dyn Strategy> = verifiers
+        .iter()
+        .copied()
+        .filter(|v| v.supports(item.puzzle.shape()).is_ok())
+        .collect();
+    let plan = Plan::new(&usable, limits);
+    let checked = experiment::check(&plan, item.clone(), scratch);
+    let mut problems: Vec<String> = checked
+        .problems
+        .into_iter()
+        .map(|problem| problem.detail)
+        .collect();
+    for run in &checked.runs {
+        match run.verdict() {
+            Verdict::Unique => {}
+            Verdict::Multiple => problems.push(format!(
+                "not unique: {} says {}",
+                run.strategy,
+                check::describe(run)
+            )),
+            Verdict::None => problems.push(format!("no solution: {} says none", run.strategy)),
+            Verdict::Unknown | Verdict::Solved => problems.push(format!(
+                "{} could not decide: {}",
+                run.strategy,
+                check::describe(run)
+            )),
+        }
+    }
+    if usable.len() < 2 {
+        let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
+        problems.push(format!(
+            "fewer than two of {} take {} boxes",
+            names.join(", "),
+            item.puzzle.shape()
+        ));
+    }
+    (problems, usable.iter().map(|v| v.name()).collect())
+}
+
+/// Re-proves each puzzle unique with several engines (`sudolab verify`).
+#[pyfunction]
+#[pyo3(signature = (puzzles, strategies, timeout=None, jobs=None, r#box=None))]
+fn verify(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    strategies: Vec<String>,
+    timeout: Option<&Bound<'_, PyAny>>,
+    jobs: Option<i64>,
+    r#box: Option<&str>,
+) -> PyResult<PyTable> {
+    let verifiers = strategies_named(&strategies)?;
+    if verifiers.len() < 2 {
+        let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
+        return Err(errors::option(&format!(
+            "verify needs at least two different strategies, so that each answer is re-proven \
+             by another method (given: {}); the default is fast,dlx-knuth,sat",
+            names.join(", ")
+        )));
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut limits = Limits::solutions(2).with_cancel(Arc::clone(&cancel));
+    if let Some(timeout) = duration("timeout", timeout)? {
+        limits = limits.with_timeout(timeout);
+    }
+    let jobs = self::jobs(jobs)?;
+    let shape = shape(r#box)?;
+    let raw = puzzles::take(puzzles)?;
+    let outcome = detached(py, &cancel, move || {
+        let items = puzzles::parse(raw, shape).map_err(Err)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|err| Ok(format!("cannot start {jobs} worker threads: {err}")))?;
+        let results: Vec<_> = pool.install(|| {
+            items
+                .par_iter()
+                .map_init(Scratch::default, |scratch, item| {
+                    verify_one(item, &verifiers, &limits, scratch)
+                })
+                .collect()
+        });
+        Ok((items, results))
+    })?;
+    let (items, results) = match outcome {
+        Ok(done) => done,
+        Err(Err(parse)) => return Err(errors::parse(&parse)),
+        Err(Ok(internal)) => return Err(errors::internal(&internal)),
+    };
+    let by: Vec<String> = results.iter().map(|(_, by)| by.join(",")).collect();
+    let problems: Vec<Option<String>> = results
+        .iter()
+        .map(|(problems, _)| (!problems.is_empty()).then(|| problems.join("; ")))
+        .collect();
+    let lines: Vec<String> = items.iter().map(|i| to_one_line(&i.puzzle)).collect();
+    let mut columns = Columns::default();
+    columns
+        .u64s("puzzle", items.iter().map(|i| Some(i.ordinal)))
+        .strings("source", items.iter().map(|i| Some(i.source.as_str())))
+        .strings("grid", lines.iter().map(|l| Some(l.as_str())))
+        .bools("verified", problems.iter().map(Option::is_none))
+        .strings("strategies", by.iter().map(|b| Some(b.as_str())))
+        .strings("problems", problems.iter().map(Option::as_deref));
+    columns.finish()
+}
+
+/// Seeded puzzles whose uniqueness a checker proves (`sudolab generate`): puzzles `start ..
+/// start + count` of the seed's stream.
+#[pyfunction]
+#[pyo3(name = "generate", signature = (count, seed, r#box, clues=None, minimal=false, symmetry="none", checker="auto", check_timeout=None, start=0, jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn py_generate(
+    py: Python<'_>,
+    count: u64,
+    seed: u64,
+    r#box: &str,
+    clues: Option<usize>,
+    minimal: bool,
+    symmetry: &str,
+    checker: &str,
+    check_timeout: Option<&Bound<'_, PyAny>>,
+    start: u64,
+    jobs: Option<i64>,
+) -> PyResult<PyTable> {
+    let shape = self::shape(Some(r#box))?.expect("a shape was given");
+    let symmetry = match symmetry {
+        "none" => Symmetry::None,
+        "rot180" => Symmetry::Rot180,
+        "rot90" => Symmetry::Rot90,
+        "mirror" => Symmetry::Mirror,
+        "diagonal" => Symmetry::Diagonal,
+        other => {
+            return Err(errors::option(&format!(
+                "symmetry: expected none, rot180, rot90, mirror or diagonal, found '{other}'"
+            )));
+        }
+    };
+    let options = generate::Options {
+        shape,
+        clues,
+        minimal,
+        symmetry,
+        check_timeout: duration("check_timeout", check_timeout)?,
+    };
+    options
+        .check()
+        .map_err(|err| errors::option(&err.to_string().replace("--clues", "clues")))?;
+    // `auto`: the fastest checker measured for the size (as the command line's).
+    let checker_name = match checker.trim() {
+        "auto" if shape.side() <= 12 => "fast",
+        "auto" => "sat",
+        name => name,
+    };
+    let checker = strategies_named(&[checker_name.to_string()])?[0];
+    if let Err(reason) = checker.supports(shape) {
+        return Err(errors::option(&format!(
+            "checker: {} cannot check {shape} boxes: {reason}",
+            checker.name()
+        )));
+    }
+    let jobs = self::jobs(jobs)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let generated = detached(py, &cancel, move || {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|err| format!("cannot start {jobs} worker threads: {err}"))?;
+        let mut generated = Vec::new();
+        let end = start.saturating_add(count);
+        let mut next = start;
+        // In chunks, so that Ctrl-C is honoured between them.
+        while next < end && !flag.load(Ordering::SeqCst) {
+            let chunk_end = end.min(next + 4 * jobs as u64);
+            generated.extend(pool.install(|| {
+                (next..chunk_end)
+                    .into_par_iter()
+                    .map(|index| generate::generate(&options, checker, seed, index))
+                    .collect::<Vec<_>>()
+            }));
+            next = chunk_end;
+        }
+        Ok::<_, String>(generated)
+    })?
+    .map_err(|message| errors::internal(&message))?;
+    let puzzles: Vec<String> = generated.iter().map(|g| to_one_line(&g.puzzle)).collect();
+    let solutions: Vec<String> = generated.iter().map(|g| to_one_line(&g.solution)).collect();
+    let mut columns = Columns::default();
+    columns
+        .u64s("index", generated.iter().map(|g| Some(g.index)))
+        .strings("puzzle", puzzles.iter().map(|p| Some(p.as_str())))
+        .strings("solution", solutions.iter().map(|s| Some(s.as_str())))
+        .u32s("clues", generated.iter().map(|g| Some(g.clues as u32)))
+        .bools("target_met", generated.iter().map(|g| g.target_met))
+        .u64s("checks", generated.iter().map(|g| Some(g.checks)))
+        .u64s("undecided", generated.iter().map(|g| Some(g.undecided)));
+    columns.finish()
+}
+
+/// Traces strategies on one puzzle (`sudolab trace`): the step-through page, the events as a
+/// table, and each trace's text summary.
+#[pyfunction]
+#[pyo3(name = "trace", signature = (puzzle, strategies, limit=2, max_events=100_000, r#box=None))]
+fn py_trace(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    strategies: Vec<String>,
+    limit: u64,
+    max_events: usize,
+    r#box: Option<&str>,
+) -> PyResult<(String, PyTable, Vec<String>)> {
+    const MAX_EVENTS: usize = 10_000_000;
+    if max_events == 0 || max_events > MAX_EVENTS {
+        return Err(errors::option(&format!(
+            "max_events: expected 1 to {MAX_EVENTS}, found {max_events}"
+        )));
+    }
+    let engines = strategies_named(&strategies)?;
+    let items = puzzles::items(puzzle, shape(r#box)?)?;
+    let [item] = items.as_slice() else {
+        return Err(errors::option(&format!(
+            "puzzle: trace takes one puzzle, found {}",
+            items.len()
+        )));
+    };
+    let grid = item.puzzle.clone();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let traces = detached(py, &cancel, move || {
+        engines
+            .iter()
+            .map(|engine| trace::record(*engine, &grid, limit, &Limits::default(), max_events))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|err| err.to_string())
+    })?
+    .map_err(|message| errors::option(&message))?;
+    let html = trace::html::render(&traces);
+    let summaries = traces.iter().map(trace::summary).collect();
+    Ok((html, events_table(&traces)?, summaries))
+}
+
+/// Every event of the traces, one row each.
+fn events_table(traces: &[trace::Trace]) -> PyResult<PyTable> {
+    use sudolab::strategy::Event;
+    let mut strategy = Vec::new();
+    let mut step = Vec::new();
+    let mut depth = Vec::new();
+    let mut nodes = Vec::new();
+    let mut event = Vec::new();
+    let mut cell = Vec::new();
+    let mut value = Vec::new();
+    let mut item_name: Vec<Option<String>> = Vec::new();
+    let mut size = Vec::new();
+    let mut text = Vec::new();
+    for traced in traces {
+        let shape = Shape::new(traced.box_shape.0, traced.box_shape.1)
+            .map_err(|err| errors::internal(&err.to_string()))?;
+        for (index, recorded) in traced.events.iter().enumerate() {
+            strategy.push(traced.strategy.as_str());
+            step.push(Some(index as u64));
+            depth.push(Some(recorded.depth as u64));
+            nodes.push(Some(recorded.nodes));
+            let (name, at, val, item, count) = match &recorded.event {
+                Event::Choose { cell, candidates } => {
+                    ("choose", Some(*cell), None, None, Some(*candidates))
+                }
+                Event::ChooseItem { item, options } => (
+                    "choose_item",
+                    None,
+                    None,
+                    Some(item.clone()),
+                    Some(*options),
+                ),
+                Event::Cover { item } => ("cover", None, None, Some(item.clone()), None),
+                Event::Uncover { item } => ("uncover", None, None, Some(item.clone()), None),
+                Event::Try { cell, value } => ("try", Some(*cell), Some(*value), None, None),
+                Event::Undo { cell, value } => ("undo", Some(*cell), Some(*value), None, None),
+                Event::DeadEnd => ("dead_end", None, None, None, None),
+                Event::Solution => ("solution", None, None, None, None),
+            };
+            event.push(name);
+            cell.push(at.map(|c| c as u32));
+            value.push(val.map(u32::from));
+            item_name.push(item);
+            size.push(count.map(|c| c as u64));
+            text.push(trace::describe(shape, &recorded.event));
+        }
+    }
+    let mut columns = Columns::default();
+    columns
+        .strings("strategy", strategy.iter().map(|s| Some(*s)))
+        .u64s("step", step)
+        .u64s("depth", depth)
+        .u64s("nodes", nodes)
+        .strings("event", event.iter().map(|e| Some(*e)))
+        .u32s("cell", cell)
+        .u32s("value", value)
+        .strings("item", item_name.iter().map(Option::as_deref))
+        .u64s("candidates", size)
+        .strings("text", text.iter().map(|t| Some(t.as_str())));
+    columns.finish()
+}
+
+/// The same work as `count(puzzles, strategy, jobs=jobs)` from the moment the strings are in
+/// Rust: parse, run through the pipeline, build the table; the seconds it took, with no
+/// Python in the loop (for docs/benchmarks.md).
+#[pyfunction]
+#[pyo3(signature = (puzzles, strategy="fast", jobs=None))]
+fn rust_baseline(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    strategy: &str,
+    jobs: Option<i64>,
+) -> PyResult<f64> {
+    let strategies = strategies_named(&[strategy.to_string()])?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let plan = Plan {
+        jobs: self::jobs(jobs)?,
+        cancel: Some(Arc::clone(&cancel)),
+        ..Plan::new(&strategies, &Limits::solutions(2))
+    };
+    let raw = puzzles::take(puzzles)?;
+    let seconds = detached(py, &cancel, move || {
+        let started = Instant::now();
+        let items = puzzles::parse(raw, None)?;
+        let collected = collect(&plan, items, false, None)?;
+        let table = collected.rows.finish().map_err(|err| err.to_string())?;
+        let seconds = started.elapsed().as_secs_f64();
+        drop(table);
+        Ok::<f64, String>(seconds)
+    })?
+    .map_err(|message| errors::internal(&message))?;
+    Ok(seconds)
+}
+
+/// One column of a table made here, as a list of Python values.
+#[pyfunction]
+fn column<'py>(
+    py: Python<'py>,
+    table: &Bound<'py, PyTable>,
+    name: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    tables::column_values(py, table.get(), name)
+}
+
+/// Panics on the worker thread: the test that a panic becomes `sudolab.Error` and never
+/// crosses into Python as an abort.
+#[pyfunction]
+fn panic_on_worker(py: Python<'_>) -> PyResult<()> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    detached(py, &cancel, || -> () {
+        panic!("a panic asked for by a test")
+    })
+}
+
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add_function(wrap_pyfunction!(py_experiment, module)?)?;
+    module.add_function(wrap_pyfunction!(run, module)?)?;
+    module.add_function(wrap_pyfunction!(read, module)?)?;
+    module.add_function(wrap_pyfunction!(read_lines, module)?)?;
+    module.add_function(wrap_pyfunction!(strategies, module)?)?;
+    module.add_function(wrap_pyfunction!(strategy_names, module)?)?;
+    module.add_function(wrap_pyfunction!(verify, module)?)?;
+    module.add_function(wrap_pyfunction!(py_generate, module)?)?;
+    module.add_function(wrap_pyfunction!(py_trace, module)?)?;
+    module.add_function(wrap_pyfunction!(column, module)?)?;
+    module.add_function(wrap_pyfunction!(rust_baseline, module)?)?;
+    module.add_function(wrap_pyfunction!(panic_on_worker, module)?)?;
+    Ok(())
+}

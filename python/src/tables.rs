@@ -1,0 +1,339 @@
+//! Arrow tables built from sudolab's results: one column builder per field, then one record
+//! batch handed to Python as a `pyo3_arrow::PyTable` (the Arrow PyCapsule interface).
+
+use std::sync::Arc;
+
+use arrow_array::builder::{BooleanBuilder, StringBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use pyo3::prelude::*;
+use pyo3_arrow::PyTable;
+
+use sudolab::check::ProblemKind;
+use sudolab::report::{PuzzleProblem, Row};
+use sudolab::strategy::{Counter, Stop, Verdict};
+
+/// Columns of one table, in order.
+#[derive(Default)]
+pub struct Columns {
+    fields: Vec<Field>,
+    arrays: Vec<ArrayRef>,
+}
+
+impl Columns {
+    pub fn strings<'a>(
+        &mut self,
+        name: &str,
+        values: impl IntoIterator<Item = Option<&'a str>>,
+    ) -> &mut Self {
+        let mut builder = StringBuilder::new();
+        let mut nulls = false;
+        for value in values {
+            nulls |= value.is_none();
+            builder.append_option(value);
+        }
+        self.push(name, DataType::Utf8, nulls, Arc::new(builder.finish()))
+    }
+
+    pub fn u64s(&mut self, name: &str, values: impl IntoIterator<Item = Option<u64>>) -> &mut Self {
+        let mut builder = UInt64Builder::new();
+        let mut nulls = false;
+        for value in values {
+            nulls |= value.is_none();
+            builder.append_option(value);
+        }
+        self.push(name, DataType::UInt64, nulls, Arc::new(builder.finish()))
+    }
+
+    pub fn u32s(&mut self, name: &str, values: impl IntoIterator<Item = Option<u32>>) -> &mut Self {
+        let mut builder = UInt32Builder::new();
+        let mut nulls = false;
+        for value in values {
+            nulls |= value.is_none();
+            builder.append_option(value);
+        }
+        self.push(name, DataType::UInt32, nulls, Arc::new(builder.finish()))
+    }
+
+    pub fn bools(&mut self, name: &str, values: impl IntoIterator<Item = bool>) -> &mut Self {
+        let mut builder = BooleanBuilder::new();
+        for value in values {
+            builder.append_value(value);
+        }
+        self.push(name, DataType::Boolean, false, Arc::new(builder.finish()))
+    }
+
+    fn push(&mut self, name: &str, data_type: DataType, nulls: bool, array: ArrayRef) -> &mut Self {
+        self.fields.push(Field::new(name, data_type, nulls));
+        self.arrays.push(array);
+        self
+    }
+
+    /// The table, as Python sees it.
+    pub fn finish(self) -> PyResult<PyTable> {
+        let schema = Arc::new(Schema::new(self.fields));
+        let batch = RecordBatch::try_new(Arc::clone(&schema), self.arrays)
+            .map_err(|err| crate::errors::internal(&format!("cannot build a table: {err}")))?;
+        PyTable::try_new(vec![batch], schema)
+    }
+}
+
+/// The name a report gives a stop reason (`deadline`, `node_limit`, ...), as in the JSON and
+/// CSV reports.
+pub fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::SolutionLimit => "solution_limit",
+        Stop::NodeLimit => "node_limit",
+        Stop::Deadline => "deadline",
+        Stop::Cancelled => "cancelled",
+        Stop::Unsupported => "unsupported",
+        Stop::EngineFailure => "engine_failure",
+        Stop::Backlog => "backlog",
+    }
+}
+
+/// The report rows, built as they come: the JSON report's row fields in its order, then one
+/// column per counter (absent counters are null, not zero), then `solution` when asked.
+pub struct RowsBuilder {
+    puzzle: UInt64Builder,
+    source: StringBuilder,
+    side: UInt32Builder,
+    clues: UInt32Builder,
+    strategy: StringBuilder,
+    verdict: StringBuilder,
+    solutions: UInt64Builder,
+    exhausted: BooleanBuilder,
+    stopped: StringBuilder,
+    time_ns: UInt64Builder,
+    median_ns: UInt64Builder,
+    counters: Vec<(Counter, UInt64Builder)>,
+    solution: Option<StringBuilder>,
+}
+
+impl RowsBuilder {
+    pub fn new(counters: &[Counter], with_solutions: bool) -> RowsBuilder {
+        RowsBuilder {
+            puzzle: UInt64Builder::new(),
+            source: StringBuilder::new(),
+            side: UInt32Builder::new(),
+            clues: UInt32Builder::new(),
+            strategy: StringBuilder::new(),
+            verdict: StringBuilder::new(),
+            solutions: UInt64Builder::new(),
+            exhausted: BooleanBuilder::new(),
+            stopped: StringBuilder::new(),
+            time_ns: UInt64Builder::new(),
+            median_ns: UInt64Builder::new(),
+            counters: counters
+                .iter()
+                .map(|&counter| (counter, UInt64Builder::new()))
+                .collect(),
+            solution: with_solutions.then(StringBuilder::new),
+        }
+    }
+
+    pub fn add(&mut self, row: &Row, solution: Option<&str>) {
+        self.puzzle.append_value(row.puzzle);
+        self.source.append_value(&row.source);
+        self.side.append_value(row.side as u32);
+        self.clues.append_value(row.clues as u32);
+        self.strategy.append_value(&row.strategy);
+        self.verdict.append_value(verdict_name(row.verdict));
+        self.solutions.append_value(row.solutions);
+        self.exhausted.append_value(row.exhausted);
+        self.stopped.append_option(row.stopped.map(stop_name));
+        self.time_ns.append_value(row.time_ns);
+        self.median_ns.append_value(row.median_ns);
+        for (counter, builder) in &mut self.counters {
+            builder.append_option(row.counters.get(*counter));
+        }
+        if let Some(builder) = &mut self.solution {
+            builder.append_option(solution);
+        }
+    }
+
+    pub fn finish(mut self) -> PyResult<PyTable> {
+        let mut columns = Columns::default();
+        let u64s = DataType::UInt64;
+        columns
+            .push(
+                "puzzle",
+                u64s.clone(),
+                false,
+                Arc::new(self.puzzle.finish()),
+            )
+            .push(
+                "source",
+                DataType::Utf8,
+                false,
+                Arc::new(self.source.finish()),
+            )
+            .push(
+                "side",
+                DataType::UInt32,
+                false,
+                Arc::new(self.side.finish()),
+            )
+            .push(
+                "clues",
+                DataType::UInt32,
+                false,
+                Arc::new(self.clues.finish()),
+            )
+            .push(
+                "strategy",
+                DataType::Utf8,
+                false,
+                Arc::new(self.strategy.finish()),
+            )
+            .push(
+                "verdict",
+                DataType::Utf8,
+                false,
+                Arc::new(self.verdict.finish()),
+            )
+            .push(
+                "solutions",
+                u64s.clone(),
+                false,
+                Arc::new(self.solutions.finish()),
+            )
+            .push(
+                "exhausted",
+                DataType::Boolean,
+                false,
+                Arc::new(self.exhausted.finish()),
+            )
+            .push(
+                "stopped",
+                DataType::Utf8,
+                true,
+                Arc::new(self.stopped.finish()),
+            )
+            .push(
+                "time_ns",
+                u64s.clone(),
+                false,
+                Arc::new(self.time_ns.finish()),
+            )
+            .push(
+                "median_ns",
+                u64s.clone(),
+                false,
+                Arc::new(self.median_ns.finish()),
+            );
+        for (counter, mut builder) in self.counters {
+            columns.push(
+                counter.name(),
+                u64s.clone(),
+                true,
+                Arc::new(builder.finish()),
+            );
+        }
+        if let Some(mut builder) = self.solution.take() {
+            columns.push("solution", DataType::Utf8, true, Arc::new(builder.finish()));
+        }
+        columns.finish()
+    }
+}
+
+/// The cross-check's problems as a table: the JSON report's problem fields.
+pub fn problems_table(problems: &[PuzzleProblem]) -> PyResult<PyTable> {
+    let strategies: Vec<String> = problems
+        .iter()
+        .map(|p| p.problem.strategies.join(","))
+        .collect();
+    let mut columns = Columns::default();
+    columns
+        .u64s("puzzle", problems.iter().map(|p| Some(p.puzzle)))
+        .strings("source", problems.iter().map(|p| Some(p.source.as_str())))
+        .strings("grid", problems.iter().map(|p| Some(p.grid.as_str())))
+        .strings(
+            "kind",
+            problems.iter().map(|p| Some(kind_name(p.problem.kind))),
+        )
+        .strings("strategies", strategies.iter().map(|s| Some(s.as_str())))
+        .strings(
+            "detail",
+            problems.iter().map(|p| Some(p.problem.detail.as_str())),
+        );
+    columns.finish()
+}
+
+/// A verdict as the reports write it.
+pub fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::None => "none",
+        Verdict::Unique => "unique",
+        Verdict::Multiple => "multiple",
+        Verdict::Solved => "solved",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+/// A problem kind as the JSON report writes it.
+pub fn kind_name(kind: ProblemKind) -> &'static str {
+    match kind {
+        ProblemKind::InvalidAnswer => "invalid_answer",
+        ProblemKind::VerdictsDisagree => "verdicts_disagree",
+        ProblemKind::SolutionsDisagree => "solutions_disagree",
+        ProblemKind::ContradictsKnownSolution => "contradicts_known_solution",
+        ProblemKind::ContradictsKnownCount => "contradicts_known_count",
+        ProblemKind::InvalidKnownSolution => "invalid_known_solution",
+    }
+}
+
+/// One column of a table made here, as Python values (`None` for null), so that small
+/// results can be looked at without an Arrow library.
+pub fn column_values<'py>(
+    py: Python<'py>,
+    table: &PyTable,
+    name: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{UInt32Type, UInt64Type};
+    use pyo3::IntoPyObjectExt;
+    let mut values = Vec::new();
+    for batch in table.batches() {
+        let Some(array) = batch.column_by_name(name) else {
+            let names: Vec<String> = batch
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect();
+            return Err(pyo3::exceptions::PyKeyError::new_err(format!(
+                "no column '{name}'; the columns: {}",
+                names.join(", ")
+            )));
+        };
+        match array.data_type() {
+            DataType::Utf8 => {
+                for value in array.as_string::<i32>() {
+                    values.push(value.into_bound_py_any(py)?);
+                }
+            }
+            DataType::UInt64 => {
+                for value in array.as_primitive::<UInt64Type>() {
+                    values.push(value.into_bound_py_any(py)?);
+                }
+            }
+            DataType::UInt32 => {
+                for value in array.as_primitive::<UInt32Type>() {
+                    values.push(value.into_bound_py_any(py)?);
+                }
+            }
+            DataType::Boolean => {
+                for value in array.as_boolean() {
+                    values.push(value.into_bound_py_any(py)?);
+                }
+            }
+            other => {
+                return Err(crate::errors::internal(&format!(
+                    "column '{name}' has the unexpected type {other}"
+                )));
+            }
+        }
+    }
+    Ok(values)
+}
