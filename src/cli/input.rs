@@ -2,6 +2,7 @@
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 use rayon::prelude::*;
 use sudolab::corpus::{Met, Record, Source, Walk};
@@ -202,39 +203,48 @@ pub(crate) fn for_each_record_in_parallel(
     let mut write_batch = |batch: Vec<Pending>, done: Vec<Option<Done>>| {
         write_in_order(batch, done, &names, &mut notes, out)
     };
-    // Two stages: while the pool works on batch N, this thread writes batch N-1 and reads
-    // batch N+1, so reading, parsing and writing overlap the searches. A person typing gets
-    // each answer before the next puzzle is read.
-    let mut status = Status::Success;
-    let mut current = read_batch();
-    let mut previous = (Vec::new(), Vec::new());
-    while !current.is_empty() {
-        let mut done = Vec::new();
-        let (written, next) = pool.in_place_scope(|scope| {
-            let (batch, done) = (&current, &mut done);
-            scope.spawn(|_| *done = work_on(batch));
-            if typing {
-                return (Ok(Status::Success), Vec::new());
+    // Two stages: a runner thread hands each batch to the pool (`install` blocks it, not this
+    // thread) while this thread writes the batch before and reads the next one, so reading,
+    // parsing and writing overlap the searches. (Spawning into the pool from this thread with
+    // `in_place_scope` left a worker idle: `-j2` was no faster than `-j1`.) A person typing
+    // gets each answer before the next puzzle is read.
+    let work_on = &work_on;
+    let status = std::thread::scope(|threads| {
+        let (to_runner, batches_in) = mpsc::sync_channel::<Vec<Pending>>(1);
+        let (results_out, from_runner) = mpsc::sync_channel(1);
+        let pool = &pool;
+        threads.spawn(move || {
+            for batch in batches_in {
+                let done = pool.install(|| work_on(&batch));
+                if results_out.send((batch, done)).is_err() {
+                    break;
+                }
             }
-            let (batch, done) = std::mem::take(&mut previous);
-            let written = write_batch(batch, done);
-            let next = if written.is_ok() {
-                read_batch()
-            } else {
-                Vec::new()
-            };
-            (written, next)
         });
-        status = status.max(written?);
-        if typing {
-            status = status.max(write_batch(std::mem::take(&mut current), done)?);
-            current = read_batch();
-        } else {
-            previous = (std::mem::replace(&mut current, next), done);
+        let mut status = Status::Success;
+        let first = read_batch();
+        let mut in_flight = !first.is_empty();
+        if in_flight {
+            to_runner.send(first).expect("the runner waits for batches");
         }
-    }
-    let (batch, done) = previous;
-    status = status.max(write_batch(batch, done)?);
+        while in_flight {
+            let next = if typing { Vec::new() } else { read_batch() };
+            let (batch, done) = from_runner.recv().expect("the runner answers every batch");
+            in_flight = !next.is_empty();
+            if in_flight {
+                to_runner.send(next).expect("the runner waits for batches");
+            }
+            status = status.max(write_batch(batch, done)?);
+            if typing {
+                let next = read_batch();
+                in_flight = !next.is_empty();
+                if in_flight {
+                    to_runner.send(next).expect("the runner waits for batches");
+                }
+            }
+        }
+        anyhow::Ok(status)
+    })?;
     notes.finish();
     Ok(status)
 }

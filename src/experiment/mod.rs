@@ -51,6 +51,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -583,41 +584,53 @@ pub fn run_mapped<T: Send, E>(
         }
         Ok(())
     };
-    // A pipeline of two stages: while the pool runs batch N, this thread hands on the results
-    // of batch N-1 and reads batch N+1, so reading, parsing and writing overlap the searches
-    // instead of leaving the pool idle (with a cheap engine they cost a sixth of the work).
-    let (mut current, mut cancelled) = batches.next_batch(plan);
-    let mut previous: Vec<(bool, T)> = Vec::new();
-    while !current.is_empty() {
-        let mut done = Vec::new();
-        let (absorbed, next) = pool.in_place_scope(|scope| {
-            let batch = std::mem::take(&mut current);
-            let (done, map) = (&mut done, &map);
-            scope.spawn(move |_| *done = run_batch(plan, batch, progress, map));
-            let absorbed = absorb(std::mem::take(&mut previous), &mut ended);
-            let next = if absorbed.is_ok() && !ended.interrupted && !cancelled {
-                batches.next_batch(plan)
-            } else {
-                (Vec::new(), cancelled)
-            };
-            (absorbed, next)
+    // A pipeline of two stages: a runner thread hands each batch to the pool (`install`, which
+    // blocks it, not this thread) while this thread hands on the results of the batch before
+    // and reads the next one, so reading, parsing and writing overlap the searches instead of
+    // leaving the pool idle. (Spawning the batch into the pool from this thread with
+    // `in_place_scope` instead left one of two workers idle: `-j2` ran no faster than `-j1`.)
+    let map = &map;
+    std::thread::scope(|threads| {
+        let (to_runner, batches_in) = mpsc::sync_channel::<Vec<Item>>(1);
+        let (results_out, from_runner) = mpsc::sync_channel::<Vec<(bool, T)>>(1);
+        let pool = &pool;
+        threads.spawn(move || {
+            for batch in batches_in {
+                let done = pool.install(|| run_batch(plan, batch, progress, map));
+                if results_out.send(done).is_err() {
+                    break;
+                }
+            }
         });
-        if let Err(err) = absorbed {
-            return Ok(Err(err));
+        let (first, mut cancelled) = batches.next_batch(plan);
+        let mut in_flight = !first.is_empty();
+        if in_flight {
+            to_runner.send(first).expect("the runner waits for batches");
         }
-        if ended.interrupted {
-            return Ok(Ok(ended));
+        while in_flight {
+            let (next, stop) = if cancelled {
+                (Vec::new(), true)
+            } else {
+                batches.next_batch(plan)
+            };
+            cancelled = stop;
+            let done = from_runner.recv().expect("the runner answers every batch");
+            in_flight = !next.is_empty();
+            if in_flight {
+                to_runner.send(next).expect("the runner waits for batches");
+            }
+            absorb(done, &mut ended)?;
+            if ended.interrupted {
+                // The runner ends after its batch (its result is dropped with the channel).
+                break;
+            }
         }
-        previous = done;
-        (current, cancelled) = next;
-    }
-    if let Err(err) = absorb(previous, &mut ended) {
-        return Ok(Err(err));
-    }
-    if cancelled || plan.cancelled() {
-        ended.interrupted = true;
-    }
-    Ok(Ok(ended))
+        if cancelled || plan.cancelled() {
+            ended.interrupted = true;
+        }
+        Ok(ended)
+    })
+    .map_or_else(|err| Ok(Err(err)), |ended| Ok(Ok(ended)))
 }
 
 /// The items of a run cut into batches, with the plan's selection applied.
