@@ -25,7 +25,6 @@ use pyo3::types::PyString;
 use pyo3_arrow::PyTable;
 use rayon::prelude::*;
 
-use sudolab::check;
 use sudolab::corpus::{Format, Met, Source, Walk};
 use sudolab::experiment::provenance;
 use sudolab::experiment::{
@@ -34,7 +33,7 @@ use sudolab::experiment::{
 use sudolab::generate::{self, Symmetry};
 use sudolab::model::{Shape, to_one_line};
 use sudolab::report::{Aggregator, Context, PuzzleProblem, Sink, counter_union};
-use sudolab::strategy::{self, Counter, Limits, Strategy, Verdict};
+use sudolab::strategy::{self, Counter, Limits, Strategy};
 use sudolab::trace;
 
 use tables::{Columns, RowsBuilder};
@@ -552,28 +551,7 @@ fn verify_one(
         .filter(|v| v.supports(item.puzzle.shape()).is_ok())
         .collect();
     let plan = Plan::new(&usable, limits);
-    let checked = experiment::check(&plan, item.clone(), scratch);
-    let mut problems: Vec<String> = checked
-        .problems
-        .into_iter()
-        .map(|problem| problem.detail)
-        .collect();
-    for run in &checked.runs {
-        match run.verdict() {
-            Verdict::Unique => {}
-            Verdict::Multiple => problems.push(format!(
-                "not unique: {} says {}",
-                run.strategy,
-                check::describe(run)
-            )),
-            Verdict::None => problems.push(format!("no solution: {} says none", run.strategy)),
-            Verdict::Unknown | Verdict::Solved => problems.push(format!(
-                "{} could not decide: {}",
-                run.strategy,
-                check::describe(run)
-            )),
-        }
-    }
+    let mut problems = experiment::check(&plan, item.clone(), scratch).uniqueness_problems();
     if usable.len() < 2 {
         let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
         problems.push(format!(

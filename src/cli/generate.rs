@@ -10,11 +10,10 @@ use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
 
-use sudolab::check;
 use sudolab::experiment::{self, Item, Plan, Scratch, Shard};
 use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
 use sudolab::model::{Grid, Shape, to_line, to_one_line};
-use sudolab::strategy::{self, Limits, Strategy, Verdict};
+use sudolab::strategy::{self, Limits, Strategy};
 
 use super::input::{Done, for_each_record_in_parallel, key};
 use super::output::Out;
@@ -481,32 +480,8 @@ fn verify_unique(
         solution: solution.cloned(),
         count: None,
     };
-    let checked = experiment::check(verifiers, item, scratch);
-    // Disagreements, invalid grids and a wrong known solution, as the cross-check sees them...
-    let mut problems: Vec<String> = checked
-        .problems
-        .into_iter()
-        .map(|problem| problem.detail)
-        .collect();
-    // ...and each engine's own verdict, which must be "unique".
-    for run in &checked.runs {
-        match run.verdict() {
-            Verdict::Unique => {}
-            Verdict::Multiple => problems.push(format!(
-                "not unique: {} says {}",
-                run.strategy,
-                check::describe(run)
-            )),
-            Verdict::None => problems.push(format!("no solution: {} says none", run.strategy)),
-            // `solved` only comes from a solution limit of one, which verifiers never have.
-            Verdict::Unknown | Verdict::Solved => problems.push(format!(
-                "{} could not decide: {}",
-                run.strategy,
-                check::describe(run)
-            )),
-        }
-    }
-    problems
+    // `solved` only comes from a solution limit of one, which verifiers never have.
+    experiment::check(verifiers, item, scratch).uniqueness_problems()
 }
 
 /// The JSON document's opening: seed, options, checker, verifiers, rating; the puzzles follow.

@@ -61,7 +61,7 @@ use serde::{Deserialize, Serialize};
 use crate::check::{Claims, Problem, Run, cross_check};
 use crate::model::{Grid, to_one_line};
 use crate::report::{PuzzleProblem, Row};
-use crate::strategy::{Limits, Stop, Strategy};
+use crate::strategy::{Limits, Stop, Strategy, Verdict};
 
 pub use file::{Experiment, ExperimentError};
 pub use input::{InputProblem, Items, Sides, attach, count_selected};
@@ -437,6 +437,35 @@ impl Checked {
                 counters: run.stats.clone(),
             })
             .collect()
+    }
+
+    /// What keeps this puzzle from being proved unique, in words: the cross-check's problems
+    /// (disagreements, invalid grids, a wrong known solution), then every run whose own
+    /// verdict is not `unique`. Empty when every engine proved the same unique solution;
+    /// `generate --verify` and the Python package's `verify` report these.
+    pub fn uniqueness_problems(self) -> Vec<String> {
+        let mut problems: Vec<String> = self
+            .problems
+            .into_iter()
+            .map(|problem| problem.detail)
+            .collect();
+        for run in &self.runs {
+            match run.verdict() {
+                Verdict::Unique => {}
+                Verdict::Multiple => problems.push(format!(
+                    "not unique: {} says {}",
+                    run.strategy,
+                    crate::check::describe(run)
+                )),
+                Verdict::None => problems.push(format!("no solution: {} says none", run.strategy)),
+                Verdict::Unknown | Verdict::Solved => problems.push(format!(
+                    "{} could not decide: {}",
+                    run.strategy,
+                    crate::check::describe(run)
+                )),
+            }
+        }
+        problems
     }
 
     /// The problems, placed for a report.
