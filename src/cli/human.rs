@@ -124,21 +124,25 @@ fn step_line(shape: Shape, number: usize, step: &Step) -> String {
     )
 }
 
-pub(crate) fn run_hint(args: &HintArgs) -> anyhow::Result<Status> {
-    let puzzle = load_puzzle(
-        args.one.puzzle.as_deref(),
-        args.one.puzzle_number,
-        args.one.read,
-    )?;
-    let shape = puzzle.shape();
-    let mut out = Out::new();
-    let board = match proper_board(&puzzle) {
-        Ok(board) => board,
+/// The one puzzle of `hint` and `steps` with its candidate board; `None` (said on standard
+/// error) for a puzzle with no or several solutions.
+fn load_proper(one: &OnePuzzle) -> anyhow::Result<Option<(Grid, Board)>> {
+    let puzzle = load_puzzle(one.puzzle.as_deref(), one.puzzle_number, one.read)?;
+    match proper_board(&puzzle) {
+        Ok(board) => Ok(Some((puzzle, board))),
         Err(not_proper) => {
             note!("sudolab: {not_proper}");
-            return Ok(Status::Negative);
+            Ok(None)
         }
+    }
+}
+
+pub(crate) fn run_hint(args: &HintArgs) -> anyhow::Result<Status> {
+    let Some((puzzle, board)) = load_proper(&args.one)? else {
+        return Ok(Status::Negative);
     };
+    let shape = puzzle.shape();
+    let mut out = Out::new();
     if board.is_solved() {
         out.write_str(if args.json {
             "{\"solved\":true}\n"
@@ -169,19 +173,10 @@ pub(crate) fn run_hint(args: &HintArgs) -> anyhow::Result<Status> {
 }
 
 pub(crate) fn run_steps(args: &StepsArgs) -> anyhow::Result<Status> {
-    let puzzle = load_puzzle(
-        args.one.puzzle.as_deref(),
-        args.one.puzzle_number,
-        args.one.read,
-    )?;
-    let shape = puzzle.shape();
-    let board = match proper_board(&puzzle) {
-        Ok(board) => board,
-        Err(not_proper) => {
-            note!("sudolab: {not_proper}");
-            return Ok(Status::Negative);
-        }
+    let Some((puzzle, board)) = load_proper(&args.one)? else {
+        return Ok(Status::Negative);
     };
+    let shape = puzzle.shape();
     let path = human::solve_board(board);
     let mut out = Out::new();
     let rating = format_tenths(path.difficulty());
