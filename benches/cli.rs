@@ -14,28 +14,16 @@
 //! (min-max) of the rounds' own ratios to `library`, then `compare -j1 / -j2` per round. On a
 //! shared machine only the ratios measured within a round mean anything.
 
+mod common;
+
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use sudolab::corpus::{Format, Reader};
 use sudolab::model::Grid;
 use sudolab::strategy::{self, Limits};
-
-fn corpus() -> PathBuf {
-    let dir = std::env::var_os("SUDOLAB_PUBLIC_CORPORA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
-        PathBuf::from,
-    );
-    let path = dir.join("tdoku/puzzles2_17_clue.txt");
-    assert!(
-        path.exists(),
-        "{}: missing; set SUDOLAB_PUBLIC_CORPORA to the public corpora",
-        path.display()
-    );
-    path
-}
 
 fn read(path: &Path) -> Vec<Grid> {
     let file = std::fs::File::open(path).expect("the corpus opens");
@@ -99,7 +87,7 @@ fn main() {
         .and_then(|value| value.parse().ok())
         .unwrap_or(7)
         .max(1);
-    let path = corpus();
+    let path = common::seventeen_clue();
     let puzzles = read(&path);
     let n = puzzles.len() as f64;
     let steps: Vec<Step> = vec![

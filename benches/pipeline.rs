@@ -16,6 +16,8 @@
 //! It prints each round's pipeline/loop ratio, their median and their spread. Both must give
 //! the same verdict on every puzzle before anything is timed.
 
+mod common;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -24,20 +26,6 @@ use sudolab::corpus::{Format, Reader};
 use sudolab::experiment::{self, Item, Order, Plan};
 use sudolab::model::Grid;
 use sudolab::strategy::{self, Limits, Strategy};
-
-fn corpus() -> PathBuf {
-    let dir = std::env::var_os("SUDOLAB_PUBLIC_CORPORA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
-        PathBuf::from,
-    );
-    let path = dir.join("tdoku/puzzles2_17_clue.txt");
-    assert!(
-        path.exists(),
-        "{}: missing; set SUDOLAB_PUBLIC_CORPORA to the public corpora",
-        path.display()
-    );
-    path
-}
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -206,7 +194,7 @@ fn main() {
         .split(',')
         .map(|name| strategy::find(name.trim()).expect("a registered engine"))
         .collect();
-    let path = corpus();
+    let path = common::seventeen_clue();
     let (puzzles, items) = puzzles(&path, take);
     println!(
         "{} puzzles of {}, {rounds} rounds, count to 2, one job",
