@@ -6,12 +6,28 @@ use std::io::BufRead;
 
 use serde_json::{Value, json};
 
-use crate::model::{Found, Grid, ParseError, Shape};
+use std::sync::Arc;
+
+use crate::model::{Found, Grid, ParseError, Rules, RulesSpec, Shape, parse_line_record};
 
 use super::{CorpusError, Record};
 
-/// The JSON object for a grid: `{"box": [r, c], "cells": [[...], ...]}`.
+/// The JSON object for a grid: `{"box": [r, c], "cells": [[...], ...]}`, with a variant's rules
+/// beside the cells (and no `box` when its boxes are not houses).
 pub fn grid_to_json(grid: &Grid) -> Value {
+    if let Some(rules) = grid.rules() {
+        let rows: Vec<&[u8]> = grid.cells().chunks(grid.side()).collect();
+        let mut object = match serde_json::to_value(rules.spec()) {
+            Ok(Value::Object(object)) => object,
+            _ => serde_json::Map::new(),
+        };
+        if rules.has_boxes() {
+            let shape = grid.shape();
+            object.insert("box".into(), json!([shape.box_rows(), shape.box_cols()]));
+        }
+        object.insert("cells".into(), json!(rows));
+        return Value::Object(object);
+    }
     let shape = grid.shape();
     let rows: Vec<&[u8]> = grid.cells().chunks(grid.side()).collect();
     json!({ "box": [shape.box_rows(), shape.box_cols()], "cells": rows })
@@ -558,6 +574,7 @@ fn puzzle_from_json(value: &Value, shape: Option<Shape>) -> Result<(Grid, Option
                 .map_err(|err| format!("puzzle: {err}"))?;
             with_solution(puzzle, object)
         }
+        Value::Object(object) if has_rules(object) => variant_from_json(object, shape),
         Value::Object(object) => {
             let shape = match (object.get("box"), shape) {
                 (_, Some(shape)) => Some(shape),
@@ -573,6 +590,135 @@ fn puzzle_from_json(value: &Value, shape: Option<Shape>) -> Result<(Grid, Option
         Value::Array(_) => Ok((grid_from_json(value, shape, true)?, None)),
         other => Err(format!("expected a puzzle, found {}", kind_of(other))),
     }
+}
+
+/// The members of a puzzle object that describe a variant's rules ([`RulesSpec`]'s fields).
+const RULE_KEYS: [&str; 9] = [
+    "latin",
+    "diagonals",
+    "windows",
+    "regions",
+    "anti_king",
+    "anti_knight",
+    "nonconsecutive",
+    "cages",
+    "different",
+];
+
+fn has_rules(object: &serde_json::Map<String, Value>) -> bool {
+    RULE_KEYS.iter().any(|key| object.contains_key(*key))
+}
+
+/// A variant puzzle: `{"diagonals": true, "cells": ...}`, the rules beside the cells
+/// (`docs/variants.md`). `cells` may also be one string in the line form.
+fn variant_from_json(
+    object: &serde_json::Map<String, Value>,
+    shape: Option<Shape>,
+) -> Result<(Grid, Option<Grid>), String> {
+    let spec_members: serde_json::Map<String, Value> = object
+        .iter()
+        .filter(|(key, _)| RULE_KEYS.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let spec: RulesSpec = serde_json::from_value(Value::Object(spec_members))
+        .map_err(|err| format!("rules: {}", strip_position(&err)))?;
+    let cells = object
+        .get("cells")
+        .ok_or("expected a \"cells\" field holding the puzzle")?;
+    let side = side_of_cells(cells)?;
+    let shape = match (object.get("box"), shape) {
+        (Some(box_value), _) => Some(shape_from_json(box_value)?),
+        (None, shape) => shape.filter(|_| !spec.latin && spec.regions.is_none()),
+    };
+    let rules = Arc::new(Rules::new(side, shape, spec).map_err(|err| err.to_string())?);
+    let puzzle = match cells {
+        Value::String(text) => {
+            let compact: String = text.split_whitespace().collect();
+            parse_line_record(compact.as_bytes(), Some(rules.shape()), 1)
+                .map_err(|err| format!("cells: {}", err.message))?
+                .puzzle
+        }
+        _ => grid_from_json(cells, Some(rules.shape()), true)?,
+    };
+    let (puzzle, solution) = with_solution(puzzle.with_rules(rules), object)?;
+    Ok((puzzle, solution))
+}
+
+/// The side of a puzzle's cells: rows of numbers, a flat array of `n*n` numbers, or a string
+/// of `n*n` symbols (whitespace ignored).
+fn side_of_cells(cells: &Value) -> Result<usize, String> {
+    let count = match cells {
+        Value::Array(items) if items.first().is_some_and(Value::is_array) => {
+            return Ok(items.len());
+        }
+        Value::Array(items) => items.len(),
+        Value::String(text) => text.chars().filter(|c| !c.is_whitespace()).count(),
+        other => {
+            return Err(format!(
+                "cells: expected rows of numbers or a string of symbols, found {}",
+                kind_of(other)
+            ));
+        }
+    };
+    (1..=crate::model::MAX_SIDE)
+        .find(|side| side * side == count)
+        .ok_or_else(|| format!("cells: expected n*n cells, found {count}"))
+}
+
+/// The puzzles of a TOML document: one puzzle (its members at the top level) or an array of
+/// tables `[[puzzles]]`, each with the members of the JSON form.
+pub(super) fn records_from_toml(
+    text: &str,
+    shape: Option<Shape>,
+) -> Vec<Result<Record, CorpusError>> {
+    let document: toml::Table = match toml::from_str(text) {
+        Ok(document) => document,
+        Err(err) => {
+            let (line, column) = err
+                .span()
+                .map_or((1, 1), |span| line_and_column(text, span.start));
+            return vec![Err(
+                ParseError::at(line, column, err.message().to_string()).into()
+            )];
+        }
+    };
+    let value = match serde_json::to_value(&document) {
+        Ok(value) => value,
+        Err(err) => return vec![Err(ParseError::at(1, 1, err.to_string()).into())],
+    };
+    let puzzles: Vec<Value> = match value.get("puzzles") {
+        Some(Value::Array(puzzles)) => puzzles.clone(),
+        _ => vec![value],
+    };
+    puzzles
+        .iter()
+        .enumerate()
+        .map(|(idx, puzzle)| {
+            let number = idx + 1;
+            puzzle_from_json(puzzle, shape)
+                .map(|(puzzle, solution)| Record {
+                    number,
+                    line: number,
+                    puzzle,
+                    solution,
+                    count: None,
+                })
+                .map_err(|message| CorpusError::Json {
+                    line: 1,
+                    column: 1,
+                    puzzle: number,
+                    message,
+                })
+        })
+        .collect()
+}
+
+/// The one-based line and column of byte `offset` in `text`.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |at| at + 1) + 1;
+    (line, column)
 }
 
 /// `puzzle` with the object's `"solution"`, when it has one (rows, or an object with `cells`).

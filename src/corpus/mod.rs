@@ -31,6 +31,9 @@ pub enum Format {
     Grid,
     /// A JSON array of rows, an object `{"box": [r, c], "cells": [...]}`, or an array of those.
     Json,
+    /// A TOML document: one puzzle (the JSON object's members as keys) or `[[puzzles]]`;
+    /// chosen by default for files whose name ends in `.toml`.
+    Toml,
 }
 
 impl fmt::Display for Format {
@@ -40,6 +43,7 @@ impl fmt::Display for Format {
             Format::Line => "line",
             Format::Grid => "grid",
             Format::Json => "json",
+            Format::Toml => "toml",
         })
     }
 }
@@ -48,8 +52,9 @@ impl FromStr for Format {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Format, String> {
-        <Format as clap::ValueEnum>::from_str(text, true)
-            .map_err(|_| format!("unknown format '{text}'; valid formats: auto, line, grid, json"))
+        <Format as clap::ValueEnum>::from_str(text, true).map_err(|_| {
+            format!("unknown format '{text}'; valid formats: auto, line, grid, json, toml")
+        })
     }
 }
 

@@ -18,6 +18,8 @@ enum Mode {
     Line,
     Grid,
     Json(Box<JsonStream>),
+    /// A TOML document, read whole on the first call; its records, in order.
+    Toml(std::collections::VecDeque<Result<Record, CorpusError>>),
     Done,
 }
 
@@ -50,6 +52,7 @@ impl<R: BufRead> Reader<R> {
             Format::Json => Mode::Json(Box::new(JsonStream::new(shape, 1, 1))),
             Format::Line => Mode::Line,
             Format::Grid => Mode::Grid,
+            Format::Toml => Mode::Toml(std::collections::VecDeque::new()),
         };
         Reader {
             input,
@@ -320,6 +323,33 @@ fn parse_char_row(text: &[u8], side: usize, line: usize) -> Result<Vec<u8>, Pars
     Ok(values)
 }
 
+impl<R: BufRead> Reader<R> {
+    /// Reads a TOML document whole (it cannot be split as it is read) into its records.
+    fn read_toml(&mut self) {
+        self.number = 1;
+        let mut text = String::new();
+        let read = io::Read::read_to_string(
+            &mut io::Read::take(&mut self.input, super::MAX_JSON_VALUE_BYTES as u64 + 1),
+            &mut text,
+        );
+        let records = match read {
+            Ok(_) if text.len() > super::MAX_JSON_VALUE_BYTES => {
+                vec![Err(ParseError::line(
+                    1,
+                    format!(
+                        "a TOML document is read whole, and this one is over {} bytes",
+                        super::MAX_JSON_VALUE_BYTES
+                    ),
+                )
+                .into())]
+            }
+            Ok(_) => super::json::records_from_toml(&text, self.shape),
+            Err(err) => vec![Err(err.into())],
+        };
+        self.mode = Mode::Toml(records.into());
+    }
+}
+
 impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<Record, CorpusError>;
 
@@ -329,6 +359,12 @@ impl<R: BufRead> Iterator for Reader<R> {
                 self.mode = Mode::Done;
                 return Some(Err(err.into()));
             }
+        }
+        if matches!(&self.mode, Mode::Toml(records) if records.is_empty()) && self.number == 0 {
+            self.read_toml();
+        }
+        if let Mode::Toml(records) = &mut self.mode {
+            return records.pop_front();
         }
         loop {
             if let Mode::Json(stream) = &mut self.mode {
@@ -400,7 +436,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                     }
                     return Some(record);
                 }
-                Mode::Json(_) | Mode::Done => unreachable!("handled above"),
+                Mode::Json(_) | Mode::Toml(_) | Mode::Done => unreachable!("handled above"),
             }
         }
     }

@@ -228,7 +228,13 @@ impl Iterator for Walk {
                     }
                 }
             };
-            let reader = Reader::new(input, source.format, source.shape);
+            let format = match source.format {
+                Format::Auto if source.path.extension().is_some_and(|ext| ext == "toml") => {
+                    Format::Toml
+                }
+                format => format,
+            };
+            let reader = Reader::new(input, format, source.shape);
             self.current = Some(Open {
                 index,
                 reader,

@@ -9,4 +9,4 @@ mod cnf;
 mod cover;
 
 pub use cnf::{Cnf, DecodeError, Encoding, decode_dimacs_model};
-pub use cover::{CoverMatrix, CoverOption, Item};
+pub use cover::{CoverMatrix, CoverOption, Item, MAX_OPTION_ITEMS, exact_cover_takes};

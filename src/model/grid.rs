@@ -1,5 +1,8 @@
 //! A board: its shape and one value per cell, `0` for empty.
 
+use std::sync::Arc;
+
+use super::rules::Rules;
 use super::shape::Shape;
 
 /// A puzzle or a solution: a shape and `n * n` cells in row-major order, `0` for an empty cell,
@@ -7,10 +10,14 @@ use super::shape::Shape;
 ///
 /// Every value is in range by construction. Givens that contradict each other are still a
 /// valid `Grid` (a puzzle with no solution); [`crate::model::find_conflict`] names the clash.
+///
+/// A variant puzzle (X, jigsaw, killer, a Latin square...) also carries its [`Rules`]; a plain
+/// Sudoku carries none, and its rules are its shape's rows, columns and boxes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {
     shape: Shape,
     cells: Vec<u8>,
+    rules: Option<Arc<Rules>>,
 }
 
 /// Why cells could not make a grid.
@@ -44,6 +51,7 @@ impl Grid {
         Grid {
             shape,
             cells: vec![0; shape.cell_count()],
+            rules: None,
         }
     }
 
@@ -59,7 +67,11 @@ impl Grid {
         // The common case first, as one vectorized pass: the largest value.
         let side = shape.side() as u8;
         if cells.iter().fold(0, |largest, &value| largest.max(value)) <= side {
-            return Ok(Grid { shape, cells });
+            return Ok(Grid {
+                shape,
+                cells,
+                rules: None,
+            });
         }
         if let Some((cell_idx, &value)) = cells.iter().enumerate().find(|&(_, &value)| value > side)
         {
@@ -69,12 +81,48 @@ impl Grid {
                 value: value as u64,
             });
         }
-        Ok(Grid { shape, cells })
+        Ok(Grid {
+            shape,
+            cells,
+            rules: None,
+        })
     }
 
     /// The shape.
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// The same cells under a variant's rules, whose shape they must have.
+    ///
+    /// # Panics
+    /// When the rules are for another shape: callers build the rules for the grid's side.
+    #[must_use]
+    pub fn with_rules(mut self, rules: Arc<Rules>) -> Grid {
+        assert_eq!(
+            rules.shape(),
+            self.shape,
+            "variant rules are built for the grid's own shape"
+        );
+        self.rules = Some(rules);
+        self
+    }
+
+    /// An empty board under a variant's rules.
+    pub fn empty_with_rules(rules: Arc<Rules>) -> Grid {
+        Grid::empty(rules.shape()).with_rules(rules)
+    }
+
+    /// The variant's rules; `None` for plain Sudoku.
+    pub fn rules(&self) -> Option<&Arc<Rules>> {
+        self.rules.as_ref()
+    }
+
+    /// The same grid without variant rules (a solution to compare by its cells).
+    #[must_use]
+    pub fn without_rules(mut self) -> Grid {
+        self.rules = None;
+        self
     }
 
     /// The side `n`.

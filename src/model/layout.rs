@@ -4,18 +4,24 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use super::Shape;
+use super::rules::Rules;
 
-/// Peers, houses and the houses of each cell of one shape.
+/// Peers, houses and the houses of each cell of one shape, or of one variant's rules.
 pub(crate) struct Layout {
     pub(crate) side: usize,
     pub(crate) cells: usize,
-    pub(crate) peer_count: usize,
-    /// `peers[cell * peer_count..][..peer_count]`, ascending.
+    /// `peers[peer_start[cell]..peer_start[cell + 1]]`, ascending: the cells that share a house
+    /// with `cell` or must differ from it.
     peers: Vec<u16>,
-    /// `houses[house * side..][..side]`: rows, columns, boxes.
+    peer_start: Vec<u32>,
+    /// `houses[house * side..][..side]`: rows, columns, boxes (or a variant's houses in the
+    /// order of [`Rules::houses`]).
     pub(crate) houses: Vec<u16>,
-    /// `(row, column, box)` of every cell.
+    /// `(row, column, box)` of every cell; empty for a variant's layout.
     pub(crate) houses_of: Vec<[u8; 3]>,
+    /// `house_list[house_start[cell]..house_start[cell + 1]]`: the houses of `cell`, ascending.
+    house_list: Vec<u16>,
+    house_start: Vec<u32>,
 }
 
 impl Layout {
@@ -42,38 +48,98 @@ impl Layout {
     fn new(shape: Shape) -> Layout {
         let side = shape.side();
         let cells = shape.cell_count();
-        let peer_lists: Vec<Vec<usize>> = (0..cells).map(|cell| shape.peers(cell)).collect();
+        let houses: Vec<Vec<u16>> = shape
+            .houses()
+            .map(|house| {
+                shape
+                    .house_cells(house)
+                    .into_iter()
+                    .map(|cell| cell as u16)
+                    .collect()
+            })
+            .collect();
+        let mut layout = Layout::from_houses(side, &houses, &[]);
+        layout.houses_of = (0..cells)
+            .map(|cell| {
+                [
+                    shape.row_of(cell) as u8,
+                    shape.col_of(cell) as u8,
+                    shape.box_of(cell) as u8,
+                ]
+            })
+            .collect();
+        layout
+    }
+
+    /// The layout of a variant: its houses, and its must-differ pairs among the peers.
+    pub(crate) fn for_rules(rules: &Rules) -> Layout {
+        let houses: Vec<Vec<u16>> = rules
+            .houses()
+            .iter()
+            .map(|region| region.cells.clone())
+            .collect();
+        Layout::from_houses(rules.side(), &houses, rules.different_pairs())
+    }
+
+    fn from_houses(side: usize, houses: &[Vec<u16>], different: &[[u16; 2]]) -> Layout {
+        let cells = side * side;
+        let mut peer_sets: Vec<Vec<u16>> = vec![Vec::new(); cells];
+        let mut houses_of_cell: Vec<Vec<u16>> = vec![Vec::new(); cells];
+        for (house_idx, house) in houses.iter().enumerate() {
+            for &cell in house {
+                houses_of_cell[cell as usize].push(house_idx as u16);
+                peer_sets[cell as usize].extend(house.iter().filter(|&&other| other != cell));
+            }
+        }
+        for &[a, b] in different {
+            peer_sets[a as usize].push(b);
+            peer_sets[b as usize].push(a);
+        }
+        let (peers, peer_start) = flatten(peer_sets.into_iter().map(|mut peers| {
+            peers.sort_unstable();
+            peers.dedup();
+            peers
+        }));
+        let (house_list, house_start) = flatten(houses_of_cell.into_iter());
         Layout {
             side,
             cells,
-            peer_count: peer_lists.first().map_or(0, Vec::len),
-            peers: peer_lists
-                .iter()
-                .flatten()
-                .map(|&cell| cell as u16)
-                .collect(),
-            houses: shape
-                .houses()
-                .flat_map(|house| shape.house_cells(house))
-                .map(|cell| cell as u16)
-                .collect(),
-            houses_of: (0..cells)
-                .map(|cell| {
-                    [
-                        shape.row_of(cell) as u8,
-                        shape.col_of(cell) as u8,
-                        shape.box_of(cell) as u8,
-                    ]
-                })
-                .collect(),
+            peers,
+            peer_start,
+            houses: houses.iter().flatten().copied().collect(),
+            houses_of: Vec::new(),
+            house_list,
+            house_start,
         }
     }
 
-    /// The cells that share a house with `cell`, ascending.
+    /// The cells that share a house with `cell` (or must differ from it), ascending.
     #[inline]
     pub(crate) fn peers(&self, cell: usize) -> &[u16] {
-        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
     }
+
+    /// The houses of `cell`, as indices into [`Layout::houses`] (in steps of `side`), ascending.
+    #[inline]
+    pub(crate) fn houses_of_cell(&self, cell: usize) -> &[u16] {
+        &self.house_list[self.house_start[cell] as usize..self.house_start[cell + 1] as usize]
+    }
+
+    /// The number of houses.
+    pub(crate) fn house_count(&self) -> usize {
+        self.houses.len() / self.side.max(1)
+    }
+}
+
+/// Lists flattened into one vector with start offsets (`starts.len() == lists + 1`).
+fn flatten(lists: impl Iterator<Item = Vec<u16>>) -> (Vec<u16>, Vec<u32>) {
+    let mut flat = Vec::new();
+    let mut starts = vec![0u32];
+    for list in lists {
+        flat.extend(list);
+        starts.push(flat.len() as u32);
+    }
+    (flat, starts)
 }
 
 #[cfg(test)]

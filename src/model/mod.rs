@@ -5,6 +5,7 @@ mod digits;
 mod format;
 mod grid;
 pub(crate) mod layout;
+mod rules;
 mod shape;
 mod transform;
 mod validate;
@@ -16,6 +17,7 @@ pub use format::{
     push_decimal, symbol_for, symbol_value, to_grid_text, to_line, to_one_line,
 };
 pub use grid::{Grid, GridError};
+pub use rules::{Cage, CageSpec, Region, RegionKind, Rules, RulesError, RulesSpec, sum_range};
 pub use shape::{House, MAX_BOX_DIM, MAX_SIDE, Shape, ShapeError, cell_name};
 pub use transform::{relabel, swap_bands, swap_rows_in_band, transpose};
-pub use validate::{Conflict, Invalid, find_conflict, validate};
+pub use validate::{Conflict, ConflictRule, Invalid, find_conflict, validate};

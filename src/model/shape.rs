@@ -72,6 +72,18 @@ impl Shape {
         Shape::new(best_rows, side / best_rows).map_err(|_| ShapeError::NoDefaultForSide(side))
     }
 
+    /// The shape of a board of side `side` (at most 64) whose only "boxes" are its rows: the
+    /// shape a Latin square or a jigsaw has when its side has no default box. Crate-only, so
+    /// that a plain grid never gets it: only [`super::Rules`] read its boxes, and never as
+    /// houses.
+    pub(crate) fn rows_only(side: usize) -> Shape {
+        debug_assert!((1..=MAX_SIDE).contains(&side));
+        Shape {
+            box_rows: 1,
+            box_cols: side as u8,
+        }
+    }
+
     /// Rows per box.
     pub fn box_rows(self) -> usize {
         self.box_rows as usize

@@ -5,30 +5,93 @@ use std::fmt;
 use super::digits::DigitSet;
 use super::grid::Grid;
 use super::layout::Layout;
-use super::shape::{House, MAX_SIDE, Shape, cell_name};
+use super::rules::{Rules, sum_range};
+use super::shape::{MAX_SIDE, Shape, cell_name};
 
-/// Two cells of one house holding the same digit.
+/// A broken rule among the filled cells: two cells of one house holding the same digit, or (in
+/// a variant) a must-differ pair holding one digit, adjacent consecutive digits, or a cage
+/// whose digits cannot add up to its sum.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
-    /// The house where the digit repeats.
-    pub house: House,
-    /// The repeated digit.
+    /// The rule broken.
+    pub rule: ConflictRule,
+    /// The digit involved (the smaller of two consecutive digits; `0` for a cage's sum).
     pub digit: u8,
-    /// The first two cells holding it, row-major.
+    /// Two cells involved, row-major (for a cage, its first and last cells).
     pub cells: (usize, usize),
     shape: Shape,
 }
 
+/// Which rule a [`Conflict`] breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConflictRule {
+    /// A digit repeated in a house, named as people name it (`box 2`, `the main diagonal`).
+    House(String),
+    /// A must-differ pair (anti-king, anti-knight, `different`) holding one digit.
+    Different,
+    /// Orthogonal neighbours holding consecutive digits (non-consecutive).
+    Consecutive,
+    /// A digit repeated in a cage (one-based number).
+    CageRepeat(usize),
+    /// A cage whose digits add up to `found` with `empty` cells still empty, which no filling
+    /// of the empty cells brings to `sum`.
+    CageSum {
+        /// One-based cage number.
+        cage: usize,
+        /// The cage's sum.
+        sum: u32,
+        /// The sum of its filled cells.
+        found: u32,
+        /// Its empty cells.
+        empty: usize,
+    },
+}
+
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "digit {} appears twice in {} ({} and {})",
-            self.digit,
-            self.house,
+        let (first, second) = (
             cell_name(self.shape, self.cells.0),
-            cell_name(self.shape, self.cells.1)
-        )
+            cell_name(self.shape, self.cells.1),
+        );
+        let digit = self.digit;
+        match &self.rule {
+            ConflictRule::House(house) => {
+                write!(
+                    f,
+                    "digit {digit} appears twice in {house} ({first} and {second})"
+                )
+            }
+            ConflictRule::Different => write!(
+                f,
+                "digit {digit} is in both {first} and {second}, which must hold different digits"
+            ),
+            ConflictRule::Consecutive => write!(
+                f,
+                "{first} and {second} hold {digit} and {}, consecutive digits side by side",
+                digit + 1
+            ),
+            ConflictRule::CageRepeat(cage) => {
+                write!(
+                    f,
+                    "digit {digit} appears twice in cage {cage} ({first} and {second})"
+                )
+            }
+            ConflictRule::CageSum {
+                cage,
+                sum,
+                found,
+                empty: 0,
+            } => write!(f, "cage {cage} adds up to {found}, not {sum}"),
+            ConflictRule::CageSum {
+                cage,
+                sum,
+                found,
+                empty,
+            } => write!(
+                f,
+                "cage {cage} cannot add up to {sum}: its digits make {found} with {empty} cells empty"
+            ),
+        }
     }
 }
 
@@ -36,6 +99,9 @@ impl fmt::Display for Conflict {
 /// filled cells are consistent. Empty cells are ignored, so this works on puzzles and on
 /// partial grids alike.
 pub fn find_conflict(grid: &Grid) -> Option<Conflict> {
+    if let Some(rules) = grid.rules() {
+        return rules_conflict(rules, grid.cells());
+    }
     // Every engine asks this before each search: answer the common "no conflict" with one pass
     // over the cells and bit masks on the stack, and only look for the first conflict's houses
     // and cells (which allocates) when there is one.
@@ -54,13 +120,95 @@ pub fn find_conflict(grid: &Grid) -> Option<Conflict> {
             let first = seen_at[digit as usize];
             if first != usize::MAX {
                 return Some(Conflict {
-                    house,
+                    rule: ConflictRule::House(house.to_string()),
                     digit,
                     cells: (first, cell_idx),
                     shape,
                 });
             }
             seen_at[digit as usize] = cell_idx;
+        }
+    }
+    None
+}
+
+/// The first broken rule of a variant among `cells`: houses in order, then must-differ pairs,
+/// non-consecutive pairs and cages. Empty cells are ignored (a cage's sum is checked against
+/// what its empty cells could still add).
+pub(crate) fn rules_conflict(rules: &Rules, cells: &[u8]) -> Option<Conflict> {
+    let shape = rules.shape();
+    let side = rules.side();
+    let conflict = |rule, digit, first: u16, second: u16| Conflict {
+        rule,
+        digit,
+        cells: (first as usize, second as usize),
+        shape,
+    };
+    let mut seen_at = vec![u16::MAX; side + 1];
+    for house in rules.houses() {
+        seen_at.fill(u16::MAX);
+        for &cell in &house.cells {
+            let digit = cells[cell as usize];
+            if digit == 0 {
+                continue;
+            }
+            let first = seen_at[digit as usize];
+            if first != u16::MAX {
+                return Some(conflict(
+                    ConflictRule::House(house.to_string()),
+                    digit,
+                    first,
+                    cell,
+                ));
+            }
+            seen_at[digit as usize] = cell;
+        }
+    }
+    for &[a, b] in rules.different_pairs() {
+        let digit = cells[a as usize];
+        if digit != 0 && digit == cells[b as usize] {
+            return Some(conflict(ConflictRule::Different, digit, a, b));
+        }
+    }
+    for &[a, b] in rules.nonconsecutive_pairs() {
+        let (x, y) = (cells[a as usize], cells[b as usize]);
+        if x != 0 && y != 0 && x.abs_diff(y) == 1 {
+            return Some(conflict(ConflictRule::Consecutive, x.min(y), a, b));
+        }
+    }
+    for (idx, cage) in rules.cages().iter().enumerate() {
+        seen_at.fill(u16::MAX);
+        let (mut found, mut empty) = (0u32, 0usize);
+        for &cell in &cage.cells {
+            let digit = cells[cell as usize];
+            if digit == 0 {
+                empty += 1;
+                continue;
+            }
+            let first = seen_at[digit as usize];
+            if first != u16::MAX {
+                return Some(conflict(
+                    ConflictRule::CageRepeat(idx + 1),
+                    digit,
+                    first,
+                    cell,
+                ));
+            }
+            seen_at[digit as usize] = cell;
+            found += u32::from(digit);
+        }
+        if let Some(sum) = cage.sum {
+            let (low, high) = sum_range(empty, side);
+            if found + low > sum || found + high < sum {
+                let (first, last) = (cage.cells[0], cage.cells[cage.cells.len() - 1]);
+                let rule = ConflictRule::CageSum {
+                    cage: idx + 1,
+                    sum,
+                    found,
+                    empty,
+                };
+                return Some(conflict(rule, 0, first, last));
+            }
         }
     }
     None
@@ -160,7 +308,7 @@ pub fn validate(puzzle: &Grid, answer: &Grid) -> Result<(), Invalid> {
             found: answer.shape(),
         });
     }
-    if is_solution(puzzle, answer) {
+    if puzzle.rules().is_none() && is_solution(puzzle, answer) {
         return Ok(());
     }
     // Something is wrong: name the first thing, in the order of the checks below.
@@ -181,6 +329,12 @@ pub fn validate(puzzle: &Grid, answer: &Grid) -> Result<(), Invalid> {
     }
     // A complete grid whose houses have no repeated digit has every house a permutation:
     // n cells, n distinct values from 1..=n.
+    if let Some(rules) = puzzle.rules() {
+        return match rules_conflict(rules, answer.cells()) {
+            Some(conflict) => Err(Invalid::Duplicate(conflict.to_string())),
+            None => Ok(()),
+        };
+    }
     match find_conflict(answer) {
         Some(conflict) => Err(Invalid::Duplicate(conflict.to_string())),
         None => Ok(()),

@@ -43,6 +43,12 @@ const COUNTERS: [Counter; 3] = [
 pub struct Dlx;
 
 impl Strategy for Dlx {
+    /// Variants whose every rule is a house (X, windoku, jigsaw, Latin squares): each house
+    /// and digit is one more item.
+    fn supports_rules(&self, rules: &crate::model::Rules) -> Result<(), &'static str> {
+        crate::encode::exact_cover_takes(rules)
+    }
+
     fn name(&self) -> &'static str {
         "dlx"
     }
@@ -93,7 +99,7 @@ impl Strategy for Dlx {
         // such a matrix and panics (issue 22, D1), so the answer is given here.
         let mut covered = vec![false; matrix.items.len()];
         for option in &matrix.options {
-            for &item in &option.items {
+            for &item in option.items() {
                 covered[item as usize] = true;
             }
         }
@@ -108,7 +114,7 @@ impl Strategy for Dlx {
                 for (option_idx, option) in thread_matrix.options.iter().enumerate() {
                     item_numbers.clear();
                     // dlx-rs numbers items from 1; item 0 is its root.
-                    item_numbers.extend(option.items.iter().map(|&item| item as usize + 1));
+                    item_numbers.extend(option.items().iter().map(|&item| item as usize + 1));
                     solver.add_option(option_idx as u32, &item_numbers);
                 }
                 for chosen in solver {

@@ -27,6 +27,12 @@ use super::{Counter, Event, Limits, Observer, Outcome, Strategy};
 pub struct DlxKnuth;
 
 impl Strategy for DlxKnuth {
+    /// Variants whose every rule is a house (X, windoku, jigsaw, Latin squares): each house
+    /// and digit is one more item.
+    fn supports_rules(&self, rules: &crate::model::Rules) -> Result<(), &'static str> {
+        crate::encode::exact_cover_takes(rules)
+    }
+
     fn name(&self) -> &'static str {
         "dlx-knuth"
     }
@@ -65,7 +71,8 @@ fn run<O: Observer>(
 const COVERED: u32 = 1 << 31;
 
 /// The dancing-links structure. Index 0 is unused; `1..=items` are item headers; option `o`
-/// has its four nodes at `base + 4 * o ..`.
+/// has its nodes at `base + start[o] ..` (four for plain Sudoku, more on a variant cell that
+/// lies in more houses).
 struct Links {
     /// Options left in each item's list, plus [`COVERED`] while the item is covered.
     len: Vec<u32>,
@@ -73,26 +80,39 @@ struct Links {
     ulink: Vec<u32>,
     dlink: Vec<u32>,
     base: usize,
+    /// The first node of each option, and one past the last option's nodes.
+    start: Vec<u32>,
+    /// The option of each node (from `base` on).
+    option: Vec<u32>,
     updates: u64,
 }
 
 impl Links {
     fn new(matrix: &CoverMatrix) -> Links {
         let base = matrix.items.len() + 1;
-        let node_count = base + 4 * matrix.options.len();
+        let mut start = Vec::with_capacity(matrix.options.len() + 1);
+        let mut option_of = Vec::new();
+        for (option_idx, option) in matrix.options.iter().enumerate() {
+            start.push((base + option_of.len()) as u32);
+            option_of.extend(std::iter::repeat_n(option_idx as u32, option.items().len()));
+        }
+        start.push((base + option_of.len()) as u32);
+        let node_count = base + option_of.len();
         let mut links = Links {
             len: vec![0; base],
             top: vec![0; node_count],
             ulink: (0..node_count as u32).collect(),
             dlink: (0..node_count as u32).collect(),
             base,
+            start,
+            option: option_of,
             updates: 0,
         };
         // Index 0 is no item: mark it covered so that the choice never picks it.
         links.len[0] = COVERED;
         for (option_idx, option) in matrix.options.iter().enumerate() {
-            for (k, &item) in option.items.iter().enumerate() {
-                let node = base + 4 * option_idx + k;
+            for (k, &item) in option.items().iter().enumerate() {
+                let node = links.start[option_idx] as usize + k;
                 let header = item as usize + 1;
                 let last = links.ulink[header] as usize;
                 links.top[node] = header as u32;
@@ -109,19 +129,17 @@ impl Links {
     /// The option a node belongs to.
     #[inline]
     fn option_of(&self, node: usize) -> usize {
-        (node - self.base) / 4
+        self.option[node - self.base] as usize
     }
 
-    /// The other three nodes of `node`'s option, to the right (cyclically).
+    /// The other nodes of `node`'s option, to the right (cyclically).
     #[inline]
-    fn right_of(&self, node: usize) -> [usize; 3] {
-        let start = node - (node - self.base) % 4;
-        let k = node - start;
-        [
-            start + (k + 1) % 4,
-            start + (k + 2) % 4,
-            start + (k + 3) % 4,
-        ]
+    fn right_of(&self, node: usize) -> impl DoubleEndedIterator<Item = usize> + use<> {
+        let option = self.option_of(node);
+        let (first, end) = (self.start[option] as usize, self.start[option + 1] as usize);
+        let width = end - first;
+        let k = node - first;
+        (1..width).map(move |step| first + (k + step) % width)
     }
 
     /// Removes the other nodes of `node`'s option from their items' lists.
@@ -139,7 +157,7 @@ impl Links {
     /// Puts back what [`Links::hide`] removed, in reverse order.
     #[inline]
     fn unhide(&mut self, node: usize) {
-        for other in self.right_of(node).into_iter().rev() {
+        for other in self.right_of(node).rev() {
             let (up, down) = (self.ulink[other], self.dlink[other]);
             self.dlink[up as usize] = other as u32;
             self.ulink[down as usize] = other as u32;
@@ -218,7 +236,7 @@ fn search_level<O: Observer>(
         if !search_level(search, links, matrix, depth + 1) {
             return false;
         }
-        for other in links.right_of(row).into_iter().rev() {
+        for other in links.right_of(row).rev() {
             links.uncover(links.top[other] as usize);
         }
         search.undo(depth, option.cell, option.digit);

@@ -21,7 +21,7 @@
 mod classic;
 
 use crate::model::layout::Layout;
-use crate::model::{DigitSet, Grid, Shape};
+use crate::model::{DigitSet, Grid, Rules, Shape};
 
 use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
@@ -52,13 +52,26 @@ impl Strategy for Fast {
         &COUNTERS
     }
 
+    /// Variants made of houses and must-differ pairs (X, windoku, jigsaw, Latin squares,
+    /// anti-king, anti-knight), on the general path: every house takes part in hidden singles
+    /// and every must-differ partner is a peer.
+    fn supports_rules(&self, rules: &Rules) -> Result<(), &'static str> {
+        if rules.is_house_based() {
+            Ok(())
+        } else {
+            Err(
+                "its propagation knows houses and must-differ pairs, not non-consecutive pairs or cages",
+            )
+        }
+    }
+
     fn search(
         &self,
         puzzle: &Grid,
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Outcome {
-        if puzzle.shape() == Shape::CLASSIC {
+        if puzzle.shape() == Shape::CLASSIC && puzzle.rules().is_none() {
             return classic::search(puzzle, limits, on_solution);
         }
         if let Some(outcome) = answer_without_search(self, puzzle) {
@@ -70,7 +83,7 @@ impl Strategy for Fast {
     /// As every engine counts, except that on 9x9 no solution grid is written out.
     fn count_up_to(&self, puzzle: &Grid, limit: u64, limits: &Limits) -> Outcome {
         let limits = limits.clone().with_max_solutions(limit);
-        if puzzle.shape() == Shape::CLASSIC {
+        if puzzle.shape() == Shape::CLASSIC && puzzle.rules().is_none() {
             return classic::count(puzzle, &limits);
         }
         self.search(puzzle, &limits, &mut |_| {})
@@ -79,7 +92,10 @@ impl Strategy for Fast {
 
 /// The general path, for every shape (9x9 included, which tests compare with the classic path).
 fn search_any_shape(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid)) -> Outcome {
-    let layout = Layout::of(puzzle.shape());
+    let layout = match puzzle.rules() {
+        Some(rules) => rules.layout(),
+        None => Layout::of(puzzle.shape()),
+    };
     let mut solver = Solver {
         layout,
         puzzle,

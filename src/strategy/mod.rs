@@ -17,6 +17,7 @@ mod sat;
 mod scan;
 mod stats;
 mod toggle;
+mod variant;
 
 use std::fmt;
 use std::sync::Arc;
@@ -25,7 +26,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Grid, Shape, find_conflict};
+use crate::model::{Grid, Rules, Shape, find_conflict};
 
 pub use detach::{MAX_ABANDONED, abandoned_running};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
@@ -126,7 +127,7 @@ impl fmt::Display for Stop {
             Stop::NodeLimit => "node budget used up",
             Stop::Deadline => "timed out",
             Stop::Cancelled => "cancelled",
-            Stop::Unsupported => "shape not supported by this engine",
+            Stop::Unsupported => "puzzle not supported by this engine (its shape or its rules)",
             Stop::EngineFailure => "the engine failed",
             Stop::Backlog => "not started: earlier searches abandoned at their deadline still run",
         })
@@ -254,6 +255,24 @@ pub struct Unsupported {
     pub instead: &'static str,
 }
 
+/// Why an engine refuses a puzzle: its shape ([`Unsupported`]) or its variant's rules.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The board is too large for the engine.
+    #[error(transparent)]
+    Shape(#[from] Unsupported),
+    /// The engine cannot express one of the variant's rules.
+    #[error("{engine} does not take {variant} puzzles: {why}")]
+    Rules {
+        /// The engine's name.
+        engine: &'static str,
+        /// The variant (its features joined by `+`).
+        variant: String,
+        /// What the engine cannot express.
+        why: &'static str,
+    },
+}
+
 /// A solving strategy: one engine in the registry.
 pub trait Strategy: Send + Sync {
     /// The registry name, as typed on the command line: `scan`, `mrv`, ...
@@ -268,6 +287,25 @@ pub trait Strategy: Send + Sync {
 
     /// Whether the engine handles puzzles of this shape; `Err` says why not.
     fn supports(&self, _shape: Shape) -> Result<(), Unsupported> {
+        Ok(())
+    }
+
+    /// Whether the engine takes puzzles under these variant rules; `Err` says what it cannot
+    /// express. By default an engine knows only rows, columns and boxes.
+    fn supports_rules(&self, _rules: &Rules) -> Result<(), &'static str> {
+        Err("it knows only the rows, columns and boxes of plain Sudoku")
+    }
+
+    /// Whether the engine takes `puzzle`: its shape, and its variant's rules if it has any.
+    fn accepts(&self, puzzle: &Grid) -> Result<(), Refusal> {
+        self.supports(puzzle.shape())?;
+        if let Some(rules) = puzzle.rules() {
+            self.supports_rules(rules).map_err(|why| Refusal::Rules {
+                engine: self.name(),
+                variant: rules.name(),
+                why,
+            })?;
+        }
         Ok(())
     }
 
@@ -414,7 +452,7 @@ impl<'a> Solutions<'a> {
 /// stopped at once ([`Stop::Unsupported`], verdict unknown); givens that already conflict are
 /// no solution, proved with no search (every counter present, at zero). `None`: search.
 pub(crate) fn answer_without_search(strategy: &dyn Strategy, puzzle: &Grid) -> Option<Outcome> {
-    let refused = strategy.supports(puzzle.shape()).is_err();
+    let refused = strategy.accepts(puzzle).is_err();
     if !refused && find_conflict(puzzle).is_none() {
         return None;
     }

@@ -28,6 +28,11 @@ impl Strategy for Mrv {
         "backtracking on the empty cell with the fewest candidates (ties row-major), values ascending"
     }
 
+    /// Every rule: houses, must-differ and non-consecutive pairs, cages with their sums.
+    fn supports_rules(&self, _rules: &crate::model::Rules) -> Result<(), &'static str> {
+        Ok(())
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 
@@ -37,6 +42,9 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
+    if let Some(rules) = puzzle.rules() {
+        return super::variant::mrv(puzzle, rules, limits, on_solution, observer);
+    }
     let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
     // Boards of up to 256 cells (16x16) index tables of 256 entries with a byte, larger ones
     // tables of 4,096 with twelve bits, so that no index needs a bounds check.

@@ -24,6 +24,11 @@ impl Strategy for Scan {
         "plain backtracking: row-major cells, values ascending, each checked by scanning row, column and box"
     }
 
+    /// Every rule: houses, must-differ and non-consecutive pairs, cages with their sums.
+    fn supports_rules(&self, _rules: &crate::model::Rules) -> Result<(), &'static str> {
+        Ok(())
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 
@@ -33,6 +38,9 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
+    if let Some(rules) = puzzle.rules() {
+        return super::variant::scan(puzzle, rules, limits, on_solution, observer);
+    }
     let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
     search_from(&mut search, puzzle.shape(), 0, 0);
     search.finish()

@@ -24,6 +24,11 @@ impl Strategy for Toggle {
         "backtracking over the blanks in row-major order with row/column/box used tables toggled on enter and undo"
     }
 
+    /// Every rule: houses, must-differ and non-consecutive pairs, cages with their sums.
+    fn supports_rules(&self, _rules: &crate::model::Rules) -> Result<(), &'static str> {
+        Ok(())
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 
@@ -33,6 +38,9 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
+    if let Some(rules) = puzzle.rules() {
+        return super::variant::toggle(puzzle, rules, limits, on_solution, observer);
+    }
     let blanks: Vec<usize> = (0..puzzle.cells().len())
         .filter(|&cell| puzzle.get(cell) == 0)
         .collect();
