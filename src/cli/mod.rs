@@ -36,7 +36,7 @@ use clap::{Args, Parser, Subcommand};
 
 use sudolab::corpus::{Format, Source};
 use sudolab::experiment::Shard;
-use sudolab::model::Shape;
+use sudolab::model::{Features, RulesSpec, Shape};
 use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 /// Run Sudoku puzzles of any size through several solving strategies and compare what each
@@ -167,13 +167,14 @@ enum Command {
     /// Re-derives each puzzle's CNF with a small encoder of its own, checks the solutions
     /// against the rules and the givens, the blocking clause against the solution, the
     /// minimality witnesses, and the LRAT proof with a built-in checker; with --outside also
-    /// runs rate, drat-trim and cake_lpr where found on PATH. One line per certificate:
+    /// runs rate, drat-trim and cake_lpr where found on PATH ('cargo install rate' installs
+    /// rate; with none of them --outside is an error). One line per certificate:
     /// 'checked FILE VERDICT ...' or 'FAILED FILE STEP: REASON'. Exit status 0 only when every
     /// certificate checks, 1 when any fails.
     ///
     /// Examples:
     ///   sudolab check-cert certs
-    ///   sudolab check-cert certs/reference-00001.cert --outside
+    ///   sudolab check-cert certs/reference-00001.cert
     #[command(verbatim_doc_comment)]
     CheckCert(certify::CheckCertArgs),
     /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes
@@ -262,6 +263,12 @@ struct ReadArgs {
     /// that divides the side.
     #[arg(long = "box", value_name = "RxC")]
     box_shape: Option<Shape>,
+
+    /// Read every plain puzzle under a variant's rules: latin, x, windoku, anti-king,
+    /// anti-knight, nonconsecutive, joined by ',' (x,anti-king). Jigsaw and killer puzzles
+    /// carry their regions and cages in the JSON or TOML form (docs/variants.md).
+    #[arg(long, value_name = "NAME,...")]
+    variant: Option<Features>,
 }
 
 impl ReadArgs {
@@ -271,7 +278,13 @@ impl ReadArgs {
             path,
             format: self.format,
             shape: self.box_shape,
+            variant: self.spec(),
         }
+    }
+
+    /// The variant's rules, if `--variant` names one.
+    fn spec(self) -> Option<RulesSpec> {
+        self.variant.map(Features::spec)
     }
 }
 

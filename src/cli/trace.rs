@@ -198,6 +198,7 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let read = ReadArgs {
         format: args.format,
         box_shape: args.box_shape,
+        variant: None,
     };
     let puzzle = load_puzzle(args.puzzle.as_deref(), args.puzzle_number, read)?;
     let mut traces = Vec::new();
@@ -276,6 +277,7 @@ pub(crate) fn run_explain(command: &ExplainCommand) -> anyhow::Result<Status> {
     let read = ReadArgs {
         format: Format::Auto,
         box_shape: *box_shape,
+        variant: None,
     };
     let puzzle = load_puzzle(puzzle.as_deref(), 1, read)?;
     let mut out = Out::new();

@@ -1,10 +1,12 @@
 //! The streaming reader: one record or one error per puzzle, lines read with bounded memory.
 
 use std::io::{self, BufRead};
+use std::sync::Arc;
 
 use crate::model::{
-    Found, Grid, MAX_LINE_SIDE, ParseError, Shape, count_tokens, describe_alphabet,
-    is_grid_separator, is_rule_line, parse_grid_row, parse_line_record, symbol_value,
+    Found, Grid, MAX_LINE_SIDE, ParseError, Rules, RulesSpec, Shape, count_tokens,
+    describe_alphabet, is_grid_separator, is_rule_line, parse_grid_row, parse_line_record,
+    symbol_value,
 };
 
 use super::json::JsonStream;
@@ -42,6 +44,10 @@ pub struct Reader<R> {
     skip_to_blank: bool,
     /// Whether the input's start was looked at for a UTF-8 byte-order mark.
     bom_checked: bool,
+    /// Variant rules given for every puzzle (`--variant`), and the rules last built from them
+    /// with the shape they were built for (one build per shape, not per puzzle).
+    variant: Option<RulesSpec>,
+    variant_rules: Option<(Shape, Arc<Rules>)>,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -65,7 +71,62 @@ impl<R: BufRead> Reader<R> {
             number: 0,
             skip_to_blank: false,
             bom_checked: false,
+            variant: None,
+            variant_rules: None,
         }
+    }
+
+    /// The same reader, with every plain puzzle read under a variant's rules (the command
+    /// line's `--variant`); puzzles that carry rules of their own (the JSON and TOML variant
+    /// form) keep them.
+    #[must_use]
+    pub fn with_variant(mut self, spec: Option<RulesSpec>) -> Reader<R> {
+        self.variant = spec.filter(|spec| !spec.is_plain());
+        self
+    }
+
+    /// Whether the variant has no boxes, so that a side with no default box still reads.
+    fn boxless(&self) -> bool {
+        self.variant
+            .as_ref()
+            .is_some_and(|spec| spec.latin || spec.regions.is_some())
+    }
+
+    /// Puts `record`'s puzzle under the variant's rules (its solution stays a plain grid).
+    fn apply_variant(&mut self, mut record: Record) -> Result<Record, CorpusError> {
+        let Some(spec) = &self.variant else {
+            return Ok(record);
+        };
+        if record.puzzle.rules().is_some() {
+            return Ok(record);
+        }
+        let shape = record.puzzle.shape();
+        let rules = match &self.variant_rules {
+            Some((built_for, rules)) if *built_for == shape => Arc::clone(rules),
+            _ => {
+                let boxes = (!self.boxless()).then_some(shape);
+                let rules = Rules::new(shape.side(), boxes, spec.clone())
+                    .map_err(|err| ParseError::line(record.line, format!("--variant: {err}")))?;
+                let rules = Arc::new(rules);
+                self.variant_rules = Some((shape, Arc::clone(&rules)));
+                rules
+            }
+        };
+        record.puzzle = record.puzzle.with_rules(rules);
+        Ok(record)
+    }
+
+    /// The shape of a line-form puzzle of a boxless variant whose side has no default box.
+    fn boxless_line_shape(&self) -> Option<Shape> {
+        if !self.boxless() {
+            return None;
+        }
+        let field = self
+            .line
+            .split(|byte| matches!(byte, b',' | b';' | b':') || byte.is_ascii_whitespace())
+            .find(|field| !field.is_empty())?;
+        let side = (1..=MAX_LINE_SIDE).find(|side| side * side == field.len())?;
+        Some(Shape::for_side(side).unwrap_or_else(|_| Shape::rows_only(side)))
     }
 
     /// Drops a UTF-8 byte-order mark at the start of the input (Windows editors write one).
@@ -206,9 +267,19 @@ impl<R: BufRead> Reader<R> {
             } else {
                 (count_tokens(&self.line), "numbers")
             };
-            Shape::for_side(side).map_err(|err| {
-                ParseError::line(first_line, format!("a first row of {side} {what}: {err}"))
-            })?
+            match Shape::for_side(side) {
+                Ok(shape) => shape,
+                Err(_) if self.boxless() && (1..=crate::model::MAX_SIDE).contains(&side) => {
+                    Shape::rows_only(side)
+                }
+                Err(err) => {
+                    return Err(ParseError::line(
+                        first_line,
+                        format!("a first row of {side} {what}: {err}"),
+                    )
+                    .into());
+                }
+            }
         };
         let side = shape.side();
         let mut cells = Vec::with_capacity(shape.cell_count());
@@ -354,6 +425,14 @@ impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<Record, CorpusError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        let record = self.next_record()?;
+        Some(record.and_then(|record| self.apply_variant(record)))
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    /// The next puzzle as written, before `--variant` applies.
+    fn next_record(&mut self) -> Option<Result<Record, CorpusError>> {
         if !self.bom_checked {
             if let Err(err) = self.skip_bom() {
                 self.mode = Mode::Done;
@@ -417,7 +496,8 @@ impl<R: BufRead> Iterator for Reader<R> {
                 Mode::Undecided => self.detect(),
                 Mode::Line => {
                     self.number += 1;
-                    let record = parse_line_record(&self.line, self.shape, self.line_no)
+                    let shape = self.shape.or_else(|| self.boxless_line_shape());
+                    let record = parse_line_record(&self.line, shape, self.line_no)
                         .map(|parsed| Record {
                             number: self.number,
                             line: self.line_no,

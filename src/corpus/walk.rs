@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor};
 use std::path::{Path, PathBuf};
 
-use crate::model::{Shape, parse_line_record};
+use crate::model::{RulesSpec, Shape, parse_line_record};
 
 use super::{Format, Reader, Record};
 
@@ -20,6 +20,8 @@ pub struct Source {
     pub format: Format,
     /// The box shape of every puzzle, when it is not the default for the side.
     pub shape: Option<Shape>,
+    /// Variant rules for every plain puzzle (`--variant`), when given.
+    pub variant: Option<RulesSpec>,
 }
 
 impl Source {
@@ -106,6 +108,7 @@ impl Walk {
                 path,
                 format,
                 shape,
+                variant: None,
             });
             typed.push(text);
         }
@@ -115,6 +118,15 @@ impl Walk {
             next_source: 0,
             current: None,
         }
+    }
+
+    /// The same walk with every plain puzzle of every source read under `spec` (`--variant`).
+    #[must_use]
+    pub fn with_variant(mut self, spec: Option<RulesSpec>) -> Walk {
+        for source in &mut self.sources {
+            source.variant.clone_from(&spec);
+        }
+        self
     }
 
     /// The puzzle text of a command-line argument that is a puzzle rather than a file name, or
@@ -234,7 +246,8 @@ impl Iterator for Walk {
                 }
                 format => format,
             };
-            let reader = Reader::new(input, format, source.shape);
+            let reader =
+                Reader::new(input, format, source.shape).with_variant(source.variant.clone());
             self.current = Some(Open {
                 index,
                 reader,
@@ -282,6 +295,7 @@ mod tests {
         let source = |path: &PathBuf| Source {
             path: path.clone(),
             format: Format::Auto,
+            variant: None,
             shape: None,
         };
         let walk = Walk::new(vec![

@@ -379,6 +379,7 @@ fn corpora(
             path: resolve(&corpus.path),
             format: corpus.format.0,
             shape: corpus.box_shape.map(|shape| shape.0),
+            variant: None,
         });
         let side = |p: &Option<PathBuf>, kind| {
             p.as_ref()

@@ -11,8 +11,15 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{DigitSet, Grid, Shape};
+use std::sync::Arc;
+
+use crate::model::rules::RuleCheck;
+use crate::model::{DigitSet, Grid, Rules, Shape};
+
+mod families;
+
 use crate::strategy::{Counter, Limits, Strategy, Verdict};
+pub use families::{Balance, hole_cells, latin_rules, latin_square, random_cages};
 
 /// The symmetry kept while removing clues: cells are removed a whole orbit at a time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -364,9 +371,113 @@ fn fill_step(
 /// Generates puzzle `index` of `seed`: a full grid, then orbits of clues removed in random
 /// order, each removal kept only while `checker` proves the solution unique.
 pub fn generate(options: &Options, checker: &dyn Strategy, seed: u64, index: u64) -> Generated {
-    let shape = options.shape;
     let mut rng = stream(seed, index);
-    let solution = full_grid(shape, &mut rng);
+    let solution = full_grid(options.shape, &mut rng);
+    carve(options, solution, checker, &mut rng, index)
+}
+
+/// Generates puzzle `index` of `seed` under a variant's rules: a random solution of the rules
+/// (a Latin square by Jacobson and Matthews' chain; any other variant by randomized
+/// fewest-candidates backtracking), for `killer` random cages drawn over it, then clues removed
+/// as [`generate`] does, each removal kept only while `checker` (which must take the rules)
+/// proves the solution unique. `None` when no solution of the rules was found within the
+/// fill's budget (rules with few or no solutions).
+pub fn generate_variant(
+    options: &Options,
+    rules: &Arc<Rules>,
+    killer: bool,
+    checker: &dyn Strategy,
+    seed: u64,
+    index: u64,
+) -> Option<Generated> {
+    let mut rng = stream(seed, index);
+    let mut solution = full_grid_for_rules(rules, &mut rng)?;
+    if killer {
+        let mut spec = rules.spec().clone();
+        spec.cages = random_cages(&solution, &mut rng);
+        let caged = Rules::new(rules.side(), rules.has_boxes().then(|| rules.shape()), spec)
+            .expect("cages drawn over a solution hold");
+        solution = solution.without_rules().with_rules(Arc::new(caged));
+    }
+    let options = Options {
+        shape: rules.shape(),
+        ..*options
+    };
+    Some(carve(&options, solution, checker, &mut rng, index))
+}
+
+/// A random full grid under `rules`, or `None` when [`FILL_STARTS`] bounded attempts of
+/// randomized fewest-candidates backtracking find none.
+pub fn full_grid_for_rules(rules: &Arc<Rules>, rng: &mut ChaCha8Rng) -> Option<Grid> {
+    let side = rules.side();
+    if rules.spec().latin && rules.is_house_based() && rules.different_pairs().is_empty() {
+        let cells = latin_square(side, rng);
+        let grid = Grid::from_cells(rules.shape(), cells).expect("symbols 1..=n");
+        return Some(grid.with_rules(Arc::clone(rules)));
+    }
+    let check = RuleCheck::new(rules);
+    let budget = 200 * (side * side) as u64;
+    for _ in 0..FILL_STARTS {
+        let mut cells = vec![0u8; side * side];
+        let mut nodes = 0;
+        if fill_by_rules(&check, &mut cells, rng, &mut nodes, budget) {
+            let grid = Grid::from_cells(rules.shape(), cells).expect("symbols 1..=n");
+            return Some(grid.with_rules(Arc::clone(rules)));
+        }
+    }
+    None
+}
+
+fn fill_by_rules(
+    check: &RuleCheck<'_>,
+    cells: &mut [u8],
+    rng: &mut ChaCha8Rng,
+    nodes: &mut u64,
+    budget: u64,
+) -> bool {
+    *nodes += 1;
+    if *nodes > budget {
+        return false;
+    }
+    let mut best: Option<(usize, u64)> = None;
+    for cell in 0..cells.len() {
+        if cells[cell] == 0 {
+            let free = check.allowed(cells, cell);
+            if best.is_none_or(|(_, best)| free.count_ones() < best.count_ones()) {
+                best = Some((cell, free));
+            }
+            if free == 0 {
+                break;
+            }
+        }
+    }
+    let Some((cell, free)) = best else {
+        return true;
+    };
+    let mut values: Vec<u8> = DigitSet::from_bits(free).iter().collect();
+    shuffle(&mut values, rng);
+    for value in values {
+        cells[cell] = value;
+        if fill_by_rules(check, cells, rng, nodes, budget) {
+            return true;
+        }
+        cells[cell] = 0;
+        if *nodes > budget {
+            break;
+        }
+    }
+    false
+}
+
+/// Removes orbits of clues from `solution` in random order while `checker` proves it unique.
+fn carve(
+    options: &Options,
+    solution: Grid,
+    checker: &dyn Strategy,
+    rng: &mut ChaCha8Rng,
+    index: u64,
+) -> Generated {
+    let shape = options.shape;
     let mut puzzle = solution.clone();
     let mut orbits: Vec<Vec<usize>> = Vec::new();
     let mut seen = vec![false; shape.cell_count()];
@@ -379,7 +490,7 @@ pub fn generate(options: &Options, checker: &dyn Strategy, seed: u64, index: u64
             orbits.push(orbit);
         }
     }
-    shuffle(&mut orbits, &mut rng);
+    shuffle(&mut orbits, rng);
     // Without a target the removal goes on until no orbit can go: a minimal puzzle.
     let target = options.clues.unwrap_or(0);
     let mut clues = shape.cell_count();
@@ -412,7 +523,7 @@ pub fn generate(options: &Options, checker: &dyn Strategy, seed: u64, index: u64
     Generated {
         index,
         puzzle,
-        solution,
+        solution: solution.without_rules(),
         clues,
         target_met: options.clues.is_none_or(|target| clues <= target),
         checks,

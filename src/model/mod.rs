@@ -5,7 +5,7 @@ mod digits;
 mod format;
 mod grid;
 pub(crate) mod layout;
-mod rules;
+pub(crate) mod rules;
 mod shape;
 mod transform;
 mod validate;
@@ -17,7 +17,10 @@ pub use format::{
     push_decimal, symbol_for, symbol_value, to_grid_text, to_line, to_one_line,
 };
 pub use grid::{Grid, GridError};
-pub use rules::{Cage, CageSpec, Region, RegionKind, Rules, RulesError, RulesSpec, sum_range};
+pub use rules::{
+    Cage, CageSpec, FEATURE_NAMES, Features, Region, RegionKind, Rules, RulesError, RulesSpec,
+    sum_range,
+};
 pub use shape::{House, MAX_BOX_DIM, MAX_SIDE, Shape, ShapeError, cell_name};
 pub use transform::{relabel, swap_bands, swap_rows_in_band, transpose};
 pub use validate::{Conflict, ConflictRule, Invalid, find_conflict, validate};

@@ -12,113 +12,11 @@
 //! allow the same values, so they walk the same tree, as on plain Sudoku. `mrv` computes every
 //! empty cell's allowed values at each node and branches on the first with the fewest.
 
-use crate::model::layout::Layout;
-use crate::model::{DigitSet, Grid, Rules, sum_range};
+use crate::model::rules::RuleCheck;
+use crate::model::{Grid, Rules};
 
 use super::backtrack::{Backtrack, digits_of};
 use super::{Limits, Observer, Outcome};
-
-/// The rules of one variant, arranged per cell for the allowed-value test.
-struct RuleCheck<'r> {
-    layout: &'r Layout,
-    full: u64,
-    side: usize,
-    /// `neighbours[start[cell]..start[cell + 1]]`: the non-consecutive partners of `cell`.
-    neighbours: Vec<u16>,
-    neighbour_start: Vec<u32>,
-    /// The cage of each cell, `u32::MAX` for none.
-    cage_of: Vec<u32>,
-    cages: Vec<(Vec<u16>, Option<u32>)>,
-}
-
-impl<'r> RuleCheck<'r> {
-    fn new(rules: &'r Rules) -> RuleCheck<'r> {
-        let layout = rules.layout();
-        let side = rules.side();
-        let mut lists: Vec<Vec<u16>> = vec![Vec::new(); layout.cells];
-        for &[a, b] in rules.nonconsecutive_pairs() {
-            lists[a as usize].push(b);
-            lists[b as usize].push(a);
-        }
-        let mut neighbours = Vec::new();
-        let mut neighbour_start = vec![0u32];
-        for list in lists {
-            neighbours.extend(list);
-            neighbour_start.push(neighbours.len() as u32);
-        }
-        let mut cage_of = vec![u32::MAX; layout.cells];
-        for (idx, cage) in rules.cages().iter().enumerate() {
-            for &cell in &cage.cells {
-                cage_of[cell as usize] = idx as u32;
-            }
-        }
-        RuleCheck {
-            layout,
-            full: DigitSet::full(side).bits(),
-            side,
-            neighbours,
-            neighbour_start,
-            cage_of,
-            cages: rules
-                .cages()
-                .iter()
-                .map(|cage| (cage.cells.clone(), cage.sum))
-                .collect(),
-        }
-    }
-
-    /// The values allowed in empty `cell` by the rules that are not houses, given the board;
-    /// `peer_free` is what the houses and must-differ pairs leave.
-    fn allowed_beyond_houses(&self, cells: &[u8], cell: usize, peer_free: u64) -> u64 {
-        let mut free = peer_free;
-        let start = self.neighbour_start[cell] as usize;
-        let end = self.neighbour_start[cell + 1] as usize;
-        for &other in &self.neighbours[start..end] {
-            let value = cells[other as usize];
-            if value != 0 {
-                // Digits value - 1 and value + 1, at bits value - 2 and value (a 128-bit word,
-                // so that digit 64 shifts nothing out of range).
-                free &= !(((5u128 << value) >> 2) as u64);
-            }
-        }
-        let cage = self.cage_of[cell];
-        if cage != u32::MAX && free != 0 {
-            let (cage_cells, sum) = &self.cages[cage as usize];
-            let (mut found, mut empty, mut used) = (0u32, 0usize, 0u64);
-            for &other in cage_cells {
-                let value = cells[other as usize];
-                if value == 0 {
-                    empty += 1;
-                } else {
-                    found += u32::from(value);
-                    used |= 1u64 << (value - 1);
-                }
-            }
-            free &= !used;
-            if let Some(sum) = *sum {
-                // This cell is one of the empty ones.
-                let (low, high) = sum_range(empty - 1, self.side);
-                for (value, bit) in digits_of(free) {
-                    let total = found + u32::from(value);
-                    if total + low > sum || total + high < sum {
-                        free &= !bit;
-                    }
-                }
-            }
-        }
-        free & self.full
-    }
-
-    /// Every allowed value of empty `cell`, reading the board for every rule.
-    fn allowed(&self, cells: &[u8], cell: usize) -> u64 {
-        let mut used = 0u64;
-        for &peer in self.layout.peers(cell) {
-            let value = cells[peer as usize];
-            used |= (1u64 << (value.wrapping_sub(1) & 63)) * u64::from(value != 0);
-        }
-        self.allowed_beyond_houses(cells, cell, self.full & !used)
-    }
-}
 
 /// `scan` on a variant: row-major cells, values ascending, each tested by reading the board.
 pub(super) fn scan<O: Observer>(
