@@ -548,7 +548,7 @@ fn verify_one(
     let usable: Vec<&'static dyn Strategy> = verifiers
         .iter()
         .copied()
-        .filter(|v| v.supports(item.puzzle.shape()).is_ok())
+        .filter(|v| v.accepts(&item.puzzle).is_ok())
         .collect();
     let plan = Plan::new(&usable, limits);
     let mut problems = experiment::check(&plan, item.clone(), scratch).uniqueness_problems();

@@ -85,7 +85,7 @@ fn count_one(
     let mut notes = Vec::new();
     // Formatted only for a note: most puzzles have none.
     let place = || place(source, record);
-    if let Err(reason) = strategy.supports(record.puzzle.shape()) {
+    if let Err(reason) = strategy.accepts(&record.puzzle) {
         notes.push(format!(
             "sudolab: {}: {} cannot count this puzzle: {reason}",
             place(),

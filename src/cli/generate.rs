@@ -10,9 +10,12 @@ use clap::Args;
 use rayon::prelude::*;
 use serde_json::json;
 
+use std::sync::Arc;
 use sudolab::experiment::{self, Item, Plan, Scratch, Shard};
 use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
-use sudolab::model::{Grid, Shape, to_line, to_one_line};
+
+use sudolab::generate::Balance;
+use sudolab::model::{Features, Grid, Rules, RulesSpec, Shape, to_line, to_one_line};
 use sudolab::strategy::{self, Limits, Strategy};
 
 use super::input::{Done, for_each_record_in_parallel, key};
@@ -165,12 +168,62 @@ pub(crate) struct GenerateArgs {
     #[arg(long)]
     stats: bool,
 
+    /// Variant rules for every puzzle: latin, x, windoku, anti-king, anti-knight,
+    /// nonconsecutive, killer (random cages over each solution; needs --json), joined by ','.
+    /// The line form does not carry the rules: read the puzzles back with the same --variant.
+    #[arg(long, value_name = "NAME,...")]
+    variant: Option<Features>,
+
+    /// Variant rules from a file (JSON or TOML, the keys of docs/variants.md: regions,
+    /// diagonals, cages, ...), for jigsaw regions and fixed cages; needs --json.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
+
+    /// The instance family: 'sudoku' (puzzles with a unique solution, the default), 'latin'
+    /// (Latin square completion with a unique solution, order --size), 'qwh' (quasigroup with
+    /// holes: a uniformly random Latin square of order --size with --holes cells emptied) or
+    /// 'gsp' (a random Sudoku solution with --holes cells emptied). qwh and gsp instances always
+    /// have a solution, the one written with them, and are not checked for uniqueness.
+    #[arg(long, value_enum, default_value_t = Model::Sudoku)]
+    model: Model,
+
+    /// Cells to empty, for --model qwh and gsp.
+    #[arg(long, value_name = "H")]
+    holes: Option<usize>,
+
+    /// How qwh and gsp spread their holes: 'none' (uniformly), 'rows' (the same number per row)
+    /// or 'full' (per row and per column: the balanced, hardest instances).
+    #[arg(long, value_enum, default_value_t = Balance::None)]
+    balance: Balance,
+
     /// Write only shard K of N of the --count puzzles: a contiguous range of their indices
     /// (the shards' outputs, concatenated in order, are the output of one run). 'auto' takes
     /// the task of a Slurm job array; 'auto/N' shard K of N, K the array task or GNU
     /// parallel's job number.
     #[arg(long, value_name = "K/N|auto[/N]")]
     shard: Option<Shard>,
+}
+
+/// The instance family of `generate --model`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Model {
+    /// Sudoku (or a --variant of it) with a unique solution.
+    #[default]
+    Sudoku,
+    /// Latin square completion with a unique solution.
+    Latin,
+    /// Quasigroup with holes: a random Latin square with holes.
+    Qwh,
+    /// Generalized Sudoku with holes: a random Sudoku solution with holes.
+    Gsp,
+}
+
+/// The variant every puzzle is generated under.
+struct Variant {
+    rules: Arc<Rules>,
+    /// Draw random cages over each solution.
+    killer: bool,
 }
 
 /// What the step solver made of a candidate.
@@ -192,12 +245,19 @@ struct Candidate {
 }
 
 /// The options, checker and verifiers the arguments ask for, checked against each other.
-fn setup(
-    args: &GenerateArgs,
-) -> anyhow::Result<(Options, &'static dyn Strategy, Vec<&'static dyn Strategy>)> {
-    let shape = match args.box_shape {
-        Some(shape) => shape,
-        None => Shape::for_side(args.size)
+struct Setup {
+    options: Options,
+    checker: &'static dyn Strategy,
+    verifiers: Vec<&'static dyn Strategy>,
+    variant: Option<Variant>,
+}
+
+fn setup(args: &GenerateArgs) -> anyhow::Result<Setup> {
+    let variant = variant_of(args)?;
+    let shape = match (&variant, args.box_shape) {
+        (Some(variant), _) => variant.rules.shape(),
+        (None, Some(shape)) => shape,
+        (None, None) => Shape::for_side(args.size)
             .map_err(|err| anyhow::anyhow!("--size {}: {err}", args.size))?,
     };
     let options = Options {
@@ -207,15 +267,105 @@ fn setup(
         symmetry: args.symmetry,
         check_timeout: (!args.check_timeout.is_zero()).then_some(args.check_timeout),
     };
-    options.check()?;
-    let checker = choose_checker(&args.checker, shape)?;
+    // Cages and non-consecutive pairs break the symmetry of digits that the lower bound rests
+    // on (a killer puzzle may have no given at all).
+    if variant
+        .as_ref()
+        .is_none_or(|variant| variant.rules.is_house_based() && !variant.killer)
+    {
+        options.check()?;
+    }
+    let sample = match &variant {
+        // Killer cages come with each solution: the checker must take a cage.
+        Some(variant) if variant.killer => {
+            let mut spec = variant.rules.spec().clone();
+            spec.cages.push(sudolab::model::CageSpec {
+                sum: None,
+                cells: vec!["r1c1".into()],
+            });
+            let boxes = variant.rules.has_boxes().then(|| variant.rules.shape());
+            let rules = Rules::new(variant.rules.side(), boxes, spec)
+                .map_err(|err| anyhow::anyhow!("{err}"))?;
+            Grid::empty_with_rules(Arc::new(rules))
+        }
+        Some(variant) => Grid::empty_with_rules(Arc::clone(&variant.rules)),
+        None => Grid::empty(shape),
+    };
+    let checker = choose_checker(&args.checker, &sample)?;
     let verifiers = strategies_named(&args.verify)?;
     for verifier in &verifiers {
-        if let Err(reason) = verifier.supports(shape) {
-            bail!("{} cannot verify {shape} boxes: {reason}", verifier.name());
+        if let Err(reason) = verifier.accepts(&sample) {
+            bail!("{} cannot verify these puzzles: {reason}", verifier.name());
         }
     }
-    Ok((options, checker, verifiers))
+    Ok(Setup {
+        options,
+        checker,
+        verifiers,
+        variant,
+    })
+}
+
+/// The variant `--model latin`, `--variant` and `--rules` ask for, checked.
+fn variant_of(args: &GenerateArgs) -> anyhow::Result<Option<Variant>> {
+    let mut spec = match &args.rules {
+        Some(path) => read_rules_file(path)?,
+        None => RulesSpec::default(),
+    };
+    let mut killer = false;
+    if let Some(features) = args.variant {
+        let named = features.spec();
+        spec.latin |= named.latin;
+        spec.diagonals |= named.diagonals;
+        spec.windows |= named.windows;
+        spec.anti_king |= named.anti_king;
+        spec.anti_knight |= named.anti_knight;
+        spec.nonconsecutive |= named.nonconsecutive;
+        killer = features.killer;
+    }
+    if args.model == Model::Latin {
+        spec.latin = true;
+    }
+    if killer && !spec.cages.is_empty() {
+        bail!("--variant killer draws its own cages, but --rules gives some; drop one of them");
+    }
+    if spec.is_plain() && !killer {
+        return Ok(None);
+    }
+    if args.rating != RatingFilter::Any {
+        bail!("--rating rates plain Sudoku only; generate variants without it");
+    }
+    if (killer || !spec.cages.is_empty() || spec.regions.is_some() || !spec.different.is_empty())
+        && !args.json
+    {
+        bail!(
+            "the line form cannot carry cages, regions or pairs: add --json (its puzzles carry \
+             their rules, and every sudolab command reads them back)"
+        );
+    }
+    let boxes = if spec.latin || spec.regions.is_some() {
+        None
+    } else {
+        args.box_shape
+    };
+    let side = args.box_shape.map_or(args.size, Shape::side);
+    let rules = Rules::new(side, boxes, spec).map_err(|err| anyhow::anyhow!("{err}"))?;
+    Ok(Some(Variant {
+        rules: Arc::new(rules),
+        killer,
+    }))
+}
+
+/// A rules file: the JSON or TOML keys of docs/variants.md (JSON when it starts with `{`).
+fn read_rules_file(path: &std::path::Path) -> anyhow::Result<RulesSpec> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| anyhow::anyhow!("--rules {}: cannot read: {err}", path.display()))?;
+    let parsed = if text.trim_start().starts_with('{') {
+        serde_json::from_str(&text).map_err(|err| err.to_string())
+    } else {
+        toml::from_str(&text).map_err(|err| err.to_string())
+    };
+    parsed.map_err(|err| anyhow::anyhow!("--rules {}: {err}", path.display()))
 }
 
 /// What a run produced, for the messages at its end.
@@ -261,7 +411,20 @@ impl Reached {
 }
 
 pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
-    let (options, checker, verifiers) = setup(args)?;
+    if matches!(args.model, Model::Qwh | Model::Gsp) {
+        return run_holes(args);
+    }
+    if args.holes.is_some() {
+        bail!(
+            "--holes is for --model qwh or gsp; the other models remove clues while the solution stays unique"
+        );
+    }
+    let Setup {
+        options,
+        checker,
+        verifiers,
+        variant,
+    } = setup(args)?;
     if args.shard.is_some() && args.rating != RatingFilter::Any {
         bail!(
             "--shard splits the puzzles by index, but --rating skips candidates, so a shard \
@@ -294,7 +457,14 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
 
     let mut out = Out::new();
     if args.json {
-        write_header(&mut out, args, &options, checker, &verifiers)?;
+        write_header(
+            &mut out,
+            args,
+            &options,
+            checker,
+            &verifiers,
+            variant.as_ref(),
+        )?;
     }
     let started = Instant::now();
     let mut written = 0u64;
@@ -321,7 +491,9 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         let candidates: Vec<Candidate> = pool.install(|| {
             indices
                 .par_iter()
-                .map(|index| make_candidate(&options, checker, &plan, args, *index))
+                .map(|index| {
+                    make_candidate(&options, variant.as_ref(), checker, &plan, args, *index)
+                })
                 .collect()
         });
         for candidate in candidates {
@@ -368,6 +540,117 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     Ok(status)
 }
 
+/// `--model qwh|gsp`: random solutions with `--holes` cells emptied, each written with its
+/// solution (line form: the puzzle, then the solution; read a qwh file back with
+/// `--variant latin`). Nothing is searched, so every instance comes at once.
+fn run_holes(args: &GenerateArgs) -> anyhow::Result<Status> {
+    let Some(holes) = args.holes else {
+        bail!(
+            "--model {} needs --holes H: the number of cells to empty",
+            model_name(args.model)
+        );
+    };
+    if args.variant.is_some() || args.rules.is_some() || !args.verify.is_empty() {
+        bail!(
+            "--model {} makes instances with holes, not unique puzzles: --variant, --rules and \
+             --verify do not apply",
+            model_name(args.model)
+        );
+    }
+    let (rules, shape) = if args.model == Model::Qwh {
+        let rules = generate::latin_rules(args.box_shape.map_or(args.size, Shape::side));
+        let shape = rules.shape();
+        (Some(rules), shape)
+    } else {
+        let shape = match args.box_shape {
+            Some(shape) => shape,
+            None => Shape::for_side(args.size)
+                .map_err(|err| anyhow::anyhow!("--size {}: {err}", args.size))?,
+        };
+        (None, shape)
+    };
+    let cells = shape.cell_count();
+    if holes > cells {
+        bail!(
+            "--holes {holes} is more than the {cells} cells of a {0}x{0} board",
+            shape.side()
+        );
+    }
+    if !args.json && shape.side() > 35 {
+        bail!(
+            "the line form holds sides up to 35; use --json for order {}",
+            shape.side()
+        );
+    }
+    let (first_index, count) = match args.shard {
+        Some(shard) => {
+            let range = shard.range(args.count);
+            (range.start, range.end - range.start)
+        }
+        None => (0, args.count),
+    };
+    let mut out = Out::new();
+    if args.json {
+        let header = json!({
+            "seed": args.seed,
+            "model": args.model,
+            "size": shape.side(),
+            "holes": holes,
+            "balance": args.balance,
+        })
+        .to_string();
+        out.write_str(&header[..header.len() - 1])?;
+        out.write_str(",\"puzzles\":[")?;
+    }
+    for (written, index) in (first_index..first_index + count).enumerate() {
+        let mut rng = generate::stream(args.seed, index);
+        let mut solution = match &rules {
+            Some(rules) => Grid::from_cells(shape, generate::latin_square(shape.side(), &mut rng))
+                .expect("symbols 1..=n")
+                .with_rules(Arc::clone(rules)),
+            None => generate::full_grid(shape, &mut rng),
+        };
+        let mut puzzle = solution.clone();
+        for cell in generate::hole_cells(shape.side(), holes, args.balance, &mut rng) {
+            puzzle.set(cell, 0);
+        }
+        solution = solution.without_rules();
+        if args.json {
+            let object = json!({
+                "index": index,
+                "holes": holes,
+                "puzzle": sudolab::corpus::grid_to_json(&puzzle),
+                "solution": sudolab::corpus::grid_to_json(&solution),
+            });
+            out.write_str(if written == 0 { "\n" } else { ",\n" })?;
+            out.write_str(&object.to_string())?;
+        } else {
+            let mut line = to_line(&puzzle).expect("sides up to 35");
+            if args.with_solution {
+                line.push(' ');
+                line.push_str(&to_line(&solution).expect("same side"));
+            }
+            line.push('\n');
+            out.write_str(&line)?;
+        }
+        out.end_record()?;
+    }
+    if args.json {
+        out.write_str("\n]}\n")?;
+    }
+    out.finish()?;
+    Ok(Status::Success)
+}
+
+fn model_name(model: Model) -> &'static str {
+    match model {
+        Model::Sudoku => "sudoku",
+        Model::Latin => "latin",
+        Model::Qwh => "qwh",
+        Model::Gsp => "gsp",
+    }
+}
+
 /// Whether a candidate passes the rating filter; an error once `MAX_REJECTED` candidates in a
 /// row have not (issue 22, D8).
 fn passes_rating(
@@ -404,7 +687,12 @@ fn passes_rating(
 /// check that shape. `auto` takes the fastest measured for the size (docs/benchmarks.md): `fast`
 /// up to 12x12, `sat` from 16x16 on, where clause learning beats propagation and guessing; when
 /// that one refuses the shape (`sat` above 36x36), the other.
-fn choose_checker(name: &str, shape: Shape) -> anyhow::Result<&'static dyn Strategy> {
+fn choose_checker(name: &str, sample: &Grid) -> anyhow::Result<&'static dyn Strategy> {
+    let shape = sample.shape();
+    let what = match sample.rules() {
+        Some(rules) => format!("{} puzzles", rules.name()),
+        None => format!("{shape} boxes"),
+    };
     let (candidates, chosen_by) = if name.trim() == "auto" {
         let order = if shape.side() >= 16 {
             ["sat", "fast"]
@@ -416,36 +704,73 @@ fn choose_checker(name: &str, shape: Shape) -> anyhow::Result<&'static dyn Strat
     } else {
         (vec![strategy_named(name)?], "")
     };
-    if let Some(checker) = candidates.iter().find(|c| c.supports(shape).is_ok()) {
+    if let Some(checker) = candidates.iter().find(|c| c.accepts(sample).is_ok()) {
         return Ok(*checker);
     }
     let first = candidates[0];
     let reason = first
-        .supports(shape)
+        .accepts(sample)
         .err()
         .map(|r| r.to_string())
         .unwrap_or_default();
     bail!(
-        "the checker {}{chosen_by} cannot check {shape} boxes: {reason}",
+        "the checker {}{chosen_by} cannot check {what}: {reason}",
         first.name()
     );
 }
 
 fn make_candidate(
     options: &Options,
+    variant: Option<&Variant>,
     checker: &dyn Strategy,
     verifiers: &Plan,
     args: &GenerateArgs,
     index: u64,
 ) -> Candidate {
     let need_rating = args.json || args.rating != RatingFilter::Any;
-    let generated = generate::generate(options, checker, args.seed, index);
+    let generated = match variant {
+        Some(variant) => {
+            let made = generate::generate_variant(
+                options,
+                &variant.rules,
+                variant.killer,
+                checker,
+                args.seed,
+                index,
+            );
+            match made {
+                Some(generated) => generated,
+                None => {
+                    let empty = Grid::empty_with_rules(Arc::clone(&variant.rules));
+                    return Candidate {
+                        generated: Generated {
+                            index,
+                            puzzle: empty.clone(),
+                            solution: empty,
+                            clues: 0,
+                            target_met: false,
+                            checks: 0,
+                            undecided: 0,
+                        },
+                        rating: None,
+                        human: None,
+                        problems: vec![format!(
+                            "no solution of the {} rules found within the fill's budget",
+                            variant.rules.name()
+                        )],
+                    };
+                }
+            }
+        }
+        None => generate::generate(options, checker, args.seed, index),
+    };
+    let need_rating = need_rating && variant.is_none();
     let rating = need_rating
         .then(|| generate::rate(&generated.puzzle, MRV_RATING_BUDGET, options.check_timeout));
     // The generator's puzzles are proper, so `rate` only fails on a checker's mistake, which
     // the verifiers report; such a puzzle counts as unrated.
     let human =
-        matches!(args.rating, RatingFilter::Human { .. }).then(|| {
+        (variant.is_none() && matches!(args.rating, RatingFilter::Human { .. })).then(|| {
             match sudolab::human::rate(&generated.puzzle) {
                 Ok((rating, _)) if rating.solved => HumanRated::Rated(rating.difficulty),
                 _ => HumanRated::Unrated,
@@ -491,14 +816,22 @@ fn write_header(
     options: &Options,
     checker: &dyn Strategy,
     verifiers: &[&'static dyn Strategy],
+    variant: Option<&Variant>,
 ) -> io::Result<()> {
-    let header = json!({
+    let mut header = json!({
         "seed": args.seed,
         "options": options,
         "checker": checker.name(),
         "verify": verifiers.iter().map(|v| v.name()).collect::<Vec<_>>(),
         "rating": args.rating.name(),
     });
+    if let Some(variant) = variant {
+        header["model"] = json!(args.model);
+        header["variant"] = json!(variant.rules.name());
+        if variant.killer {
+            header["variant"] = json!(format!("{}+killer", variant.rules.name()));
+        }
+    }
     let header = header.to_string();
     out.write_str(&header[..header.len() - 1])?;
     out.write_str(",\"puzzles\":[")?;
@@ -602,16 +935,19 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
             let usable: Vec<&'static dyn Strategy> = verifiers
                 .iter()
                 .copied()
-                .filter(|v| v.supports(record.puzzle.shape()).is_ok())
+                .filter(|v| v.accepts(&record.puzzle).is_ok())
                 .collect();
             let plan = Plan::new(&usable, &limits);
             let mut problems =
                 verify_unique(&record.puzzle, record.solution.as_ref(), &plan, scratch);
             if usable.len() < 2 {
+                let what = match record.puzzle.rules() {
+                    Some(rules) => format!("{} puzzles", rules.name()),
+                    None => format!("{} boxes", record.puzzle.shape()),
+                };
                 problems.push(format!(
-                    "fewer than two of {} take {} boxes",
-                    names.join(", "),
-                    record.puzzle.shape()
+                    "fewer than two of {} take {what}",
+                    names.join(", ")
                 ));
             }
             let mut certificate = None;
@@ -660,13 +996,19 @@ mod tests {
     #[test]
     fn auto_picks_a_checker_that_supports_the_shape() {
         let side = |n: usize| Shape::for_side(n).unwrap();
-        let auto = |n: usize| choose_checker("auto", side(n)).unwrap().name();
+        let auto = |n: usize| {
+            choose_checker("auto", &Grid::empty(side(n)))
+                .unwrap()
+                .name()
+        };
         assert_eq!(
             [auto(9), auto(12), auto(16), auto(25), auto(36)],
             ["fast", "fast", "sat", "sat", "sat"]
         );
         assert_eq!(auto(64), "fast");
-        let err = choose_checker("sat", side(64)).unwrap_err().to_string();
+        let err = choose_checker("sat", &Grid::empty(side(64)))
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with("the checker sat cannot check 8x8 boxes: "),
             "{err}"

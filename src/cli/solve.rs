@@ -70,7 +70,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
                 Missing::None | Missing::Unknown => Status::Negative,
             })
         };
-        if let Err(reason) = strategy.supports(record.puzzle.shape()) {
+        if let Err(reason) = strategy.accepts(&record.puzzle) {
             let why = format!("{} cannot solve this puzzle: {reason}", strategy.name());
             return missing(&mut answers, &mut out, Missing::Error, &why);
         }

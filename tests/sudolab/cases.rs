@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use sudolab::model::{Grid, Shape, parse_line_record, validate};
+use std::sync::Arc;
+
+use sudolab::model::{Features, Grid, Rules, RulesSpec, Shape, parse_line_record, validate};
 use sudolab::strategy::{self, Counter, Limits, Outcome, Strategy, Verdict};
 
 /// One case as written in a TOML file.
@@ -19,6 +21,10 @@ pub struct Case {
     pub name: String,
     #[serde(rename = "box")]
     pub box_shape: Option<String>,
+    /// Variant rules by name (`x`, `latin`, `anti-king`...), as `--variant` takes them.
+    pub variant: Option<String>,
+    /// Variant rules in full (regions, cages), as the JSON and TOML forms write them.
+    pub rules: Option<RulesSpec>,
     /// Line form; whitespace is ignored, so long puzzles can be broken into rows.
     pub puzzle: String,
     pub verdict: String,
@@ -81,7 +87,27 @@ fn load(file: &Path, case: Case) -> Result<Loaded, String> {
         .map(str::parse::<Shape>)
         .transpose()
         .map_err(|err| format!("{id}: {err}"))?;
-    let puzzle = parse_grid(&case.puzzle, shape).map_err(|err| format!("{id}: puzzle: {err}"))?;
+    let mut spec = case.rules.clone().unwrap_or_default();
+    if let Some(names) = &case.variant {
+        let features: Features = names.parse().map_err(|err| format!("{id}: {err}"))?;
+        let named = features.spec();
+        spec.latin |= named.latin;
+        spec.diagonals |= named.diagonals;
+        spec.windows |= named.windows;
+        spec.anti_king |= named.anti_king;
+        spec.anti_knight |= named.anti_knight;
+        spec.nonconsecutive |= named.nonconsecutive;
+    }
+    let puzzle = if spec.is_plain() {
+        parse_grid(&case.puzzle, shape).map_err(|err| format!("{id}: puzzle: {err}"))?
+    } else {
+        let cells = case.puzzle.split_whitespace().collect::<String>().len();
+        let side = (1..=64).find(|side| side * side == cells).unwrap_or(0);
+        let rules = Rules::new(side, shape, spec).map_err(|err| format!("{id}: rules: {err}"))?;
+        parse_grid(&case.puzzle, Some(rules.shape()))
+            .map_err(|err| format!("{id}: puzzle: {err}"))?
+            .with_rules(Arc::new(rules))
+    };
     let solution = case
         .solution
         .as_deref()
@@ -255,7 +281,7 @@ fn every_strategy_passes_every_case() {
     let mut runs: BTreeMap<&str, usize> = BTreeMap::new();
     for strategy in strategy::registry() {
         for loaded in &cases {
-            if let Err(reason) = strategy.supports(loaded.puzzle.shape()) {
+            if let Err(reason) = strategy.accepts(&loaded.puzzle) {
                 eprintln!("skip {} on {}: {reason}", loaded.id, strategy.name());
                 continue;
             }
