@@ -368,8 +368,9 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
     Ok(strategies)
 }
 
-/// The bundled corpus: the .txt files of ./corpora and ./corpora/generated (or, when sudolab
-/// runs elsewhere, of the source tree it was built from).
+/// The bundled corpus: the .txt files of ./corpora and ./corpora/generated, and the variant
+/// puzzles of ./corpora/variants (.json and .toml: they carry their rules), or, when sudolab
+/// runs elsewhere, those of the source tree it was built from.
 fn bundled_corpus() -> anyhow::Result<Vec<PathBuf>> {
     let candidates = [
         PathBuf::from("corpora"),
@@ -382,13 +383,21 @@ fn bundled_corpus() -> anyhow::Result<Vec<PathBuf>> {
         );
     };
     let mut files = Vec::new();
-    for dir in [root.clone(), root.join("generated")] {
+    for (dir, forms) in [
+        (root.clone(), &["txt"][..]),
+        (root.join("generated"), &["txt"][..]),
+        (root.join("variants"), &["json", "toml"][..]),
+    ] {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            if path.extension().is_some_and(|e| e == "txt") && path.is_file() {
+            if path
+                .extension()
+                .is_some_and(|e| forms.iter().any(|form| e == *form))
+                && path.is_file()
+            {
                 files.push(path);
             }
         }

@@ -574,8 +574,20 @@ fn puzzle_from_json(value: &Value, shape: Option<Shape>) -> Result<(Grid, Option
                 .map_err(|err| format!("puzzle: {err}"))?;
             with_solution(puzzle, object)
         }
-        Value::Object(object) if has_rules(object) => variant_from_json(object, shape),
         Value::Object(object) => {
+            if let Some(unknown) = object.keys().find(|key| {
+                !matches!(key.as_str(), "box" | "cells" | "solution")
+                    && !RULE_KEYS.contains(&key.as_str())
+            }) {
+                return Err(format!(
+                    "unknown member \"{unknown}\": a puzzle object has \"cells\", \"box\", \
+                     \"solution\" and the variant rules {}",
+                    RULE_KEYS.join(", ")
+                ));
+            }
+            if has_rules(object) {
+                return variant_from_json(object, shape);
+            }
             let shape = match (object.get("box"), shape) {
                 (_, Some(shape)) => Some(shape),
                 (Some(box_value), None) => Some(shape_from_json(box_value)?),
@@ -631,15 +643,7 @@ fn variant_from_json(
         (None, shape) => shape.filter(|_| !spec.latin && spec.regions.is_none()),
     };
     let rules = Arc::new(Rules::new(side, shape, spec).map_err(|err| err.to_string())?);
-    let puzzle = match cells {
-        Value::String(text) => {
-            let compact: String = text.split_whitespace().collect();
-            parse_line_record(compact.as_bytes(), Some(rules.shape()), 1)
-                .map_err(|err| format!("cells: {}", err.message))?
-                .puzzle
-        }
-        _ => grid_from_json(cells, Some(rules.shape()), true)?,
-    };
+    let puzzle = grid_from_json(cells, Some(rules.shape()), true)?;
     let (puzzle, solution) = with_solution(puzzle.with_rules(rules), object)?;
     Ok((puzzle, solution))
 }
@@ -677,9 +681,8 @@ pub(super) fn records_from_toml(
             let (line, column) = err
                 .span()
                 .map_or((1, 1), |span| line_and_column(text, span.start));
-            return vec![Err(
-                ParseError::at(line, column, err.message().to_string()).into()
-            )];
+            let message = err.message().trim().replace('\n', "; ");
+            return vec![Err(ParseError::at(line, column, message).into())];
         }
     };
     let value = match serde_json::to_value(&document) {
@@ -758,9 +761,23 @@ fn grid_from_json(
     shape: Option<Shape>,
     empty_allowed: bool,
 ) -> Result<Grid, String> {
-    let items = value
-        .as_array()
-        .ok_or_else(|| format!("expected an array of rows, found {}", kind_of(value)))?;
+    if let Value::String(text) = value {
+        // The line form's symbols in one string, whitespace ignored.
+        let compact: String = text.split_whitespace().collect();
+        let grid = parse_line_record(compact.as_bytes(), shape, 1)
+            .map_err(|err| err.message)?
+            .puzzle;
+        if !empty_allowed && !grid.is_complete() {
+            return Err("expected a complete grid, found empty cells".to_string());
+        }
+        return Ok(grid);
+    }
+    let items = value.as_array().ok_or_else(|| {
+        format!(
+            "expected an array of rows or a string of symbols, found {}",
+            kind_of(value)
+        )
+    })?;
     let (flat, side): (Vec<&Value>, usize) = if items.first().is_some_and(Value::is_array) {
         let side = items.len();
         let mut flat = Vec::with_capacity(side * side);

@@ -315,7 +315,8 @@ impl Cnf {
     /// The grid a model describes: the givens plus, for each true variable, its digit.
     /// `is_true(v)` tells whether DIMACS variable `v` is true.
     pub fn decode(&self, is_true: impl Fn(u32) -> bool) -> Grid {
-        let mut grid = self.puzzle.clone();
+        // A solution is a plain grid: the rules are the puzzle's.
+        let mut grid = self.puzzle.clone().without_rules();
         for (idx, &(cell, digit)) in self.vars.iter().enumerate() {
             if cell != AUX && is_true(idx as u32 + 1) && self.puzzle.get(cell as usize) == 0 {
                 grid.set(cell as usize, digit);

@@ -27,7 +27,7 @@ pub fn exact_cover_takes(rules: &Rules) -> Result<(), &'static str> {
     } else {
         Err(
             "exact cover takes houses only; must-differ and non-consecutive pairs and cages \
-             are not exactly-one constraints (use sat, fast, scan, toggle or mrv)",
+             are not exactly-one constraints (sat, scan, toggle and mrv take every rule)",
         )
     }
 }

@@ -125,7 +125,7 @@ impl Strategy for Dlx {
             };
             let detach = puzzle.shape().side() > BOUNDED_SIDE;
             stopped = detach::run(&budget, detach, search, &mut |chosen| {
-                let mut grid = puzzle.clone();
+                let mut grid = puzzle.clone().without_rules();
                 for option_idx in chosen {
                     let option = matrix.options[option_idx as usize];
                     grid.set(option.cell, option.digit);

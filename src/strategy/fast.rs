@@ -353,7 +353,7 @@ impl Solver<'_> {
 
     /// A board where every cell has one candidate: a solution (propagation checked every house).
     fn report(&mut self, board: &[u64]) -> bool {
-        let mut grid = self.puzzle.clone();
+        let mut grid = self.puzzle.clone().without_rules();
         for (cell, &bit) in board.iter().enumerate() {
             grid.set(cell, bit.trailing_zeros() as u8 + 1);
         }

@@ -220,6 +220,10 @@ fn check_case(strategy: &dyn Strategy, loaded: &Loaded) -> Vec<String> {
         if let Err(invalid) = validate(puzzle, solution) {
             problems.push(format!("invalid solution: {invalid}"));
         }
+        // A solution is a plain grid: the rules stay the puzzle's.
+        if solution.rules().is_some() {
+            problems.push("a solution carries the puzzle's rules".to_string());
+        }
     }
     if let (Some(expected), Verdict::Unique) = (&loaded.solution, loaded.verdict) {
         if solutions.first() != Some(expected) {
@@ -372,6 +376,57 @@ fn case_files_name_registered_strategies_and_cover_every_shape() {
             }
         }
     }
+}
+
+/// Every engine takes exactly the variants it can express: the backtrackers and SAT every rule,
+/// `fast` houses and must-differ pairs, the exact-cover engines houses only; a refusal says
+/// why. The variant cases cover all three kinds.
+#[test]
+fn engines_take_the_variants_they_can_express() {
+    let cases = all_cases();
+    let mut kinds = [false; 3];
+    for loaded in &cases {
+        let Some(rules) = loaded.puzzle.rules() else {
+            continue;
+        };
+        let houses_only = rules.is_house_based() && rules.different_pairs().is_empty();
+        kinds[usize::from(rules.is_house_based()) + usize::from(houses_only)] = true;
+        for strategy in strategy::registry() {
+            let expected = match strategy.name() {
+                "fast" => rules.is_house_based(),
+                "dlx" | "dlx-knuth" => houses_only,
+                _ => true,
+            };
+            assert_eq!(
+                strategy.accepts(&loaded.puzzle).is_ok(),
+                expected,
+                "{} on {}",
+                strategy.name(),
+                loaded.id
+            );
+        }
+    }
+    assert_eq!(kinds, [true; 3], "cases of every kind of variant");
+    let killer = case("variants/killer-unique");
+    assert_eq!(
+        strategy::find("dlx-knuth")
+            .unwrap()
+            .accepts(&killer.puzzle)
+            .unwrap_err()
+            .to_string(),
+        "dlx-knuth does not take killer puzzles: exact cover takes houses only; must-differ and \
+         non-consecutive pairs and cages are not exactly-one constraints (sat, scan, toggle and \
+         mrv take every rule)"
+    );
+    assert_eq!(
+        strategy::find("fast")
+            .unwrap()
+            .accepts(&killer.puzzle)
+            .unwrap_err()
+            .to_string(),
+        "fast does not take killer puzzles: its propagation knows houses and must-differ pairs, \
+         not non-consecutive pairs or cages"
+    );
 }
 
 /// `scan` and `toggle` walk the same tree, so every counter matches on every case, when
