@@ -7,7 +7,9 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
 use sudolab::corpus::Record;
-use sudolab::encode::{Cnf, CoverMatrix, DecodeError, Encoding, decode_dimacs_model};
+use sudolab::encode::{
+    Cnf, CoverMatrix, DecodeError, Encoding, decode_dimacs_model, exact_cover_takes,
+};
 use sudolab::model::find_conflict;
 use sudolab::strategy::MAX_SAT_SIDE;
 
@@ -131,6 +133,21 @@ fn render(command: &ExportCommand, record: &Record) -> Result<String, (Status, S
             Ok(Cnf::build(&record.puzzle, *encoding).to_dimacs())
         }
         ExportCommand::Cover { .. } => match find_conflict(&record.puzzle) {
+            _ if let Some(Err(why)) =
+                record.puzzle.rules().map(|rules| exact_cover_takes(rules)) =>
+            {
+                Err((
+                    Status::Error,
+                    format!(
+                        "no exact-cover matrix for {} puzzles: {why}",
+                        record
+                            .puzzle
+                            .rules()
+                            .map(|rules| rules.name())
+                            .unwrap_or_default()
+                    ),
+                ))
+            }
             Some(conflict) => Err((
                 Status::Negative,
                 format!("the givens conflict, so no exact cover exists: {conflict}"),

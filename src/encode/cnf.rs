@@ -17,7 +17,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::model::{DigitSet, Grid, Shape, find_conflict};
+use crate::model::{DigitSet, Grid, Rules, RulesSpec, Shape, find_conflict};
 
 /// Which CNF encoding to build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -173,7 +173,7 @@ impl Cnf {
     /// the target, or ending anywhere but at it, is forbidden. With `given_aware` (the
     /// reduced encoding) given cells have no variables: their digits were taken out of their
     /// neighbours' candidates, and a cage's target is its sum less its givens.
-    fn add_rules_beyond_houses(&mut self, rules: &crate::model::Rules, given_aware: bool) {
+    fn add_rules_beyond_houses(&mut self, rules: &Rules, given_aware: bool) {
         let side = self.puzzle.side() as u8;
         for &[a, b] in rules.different_pairs() {
             for digit in 1..=side {
@@ -345,6 +345,11 @@ impl Cnf {
         );
         let _ = writeln!(text, "c decode a model with: sudolab decode THIS.cnf MODEL");
         let _ = writeln!(text, "c sudolab box {shape}");
+        if let Some(rules) = self.puzzle.rules() {
+            // The variant's rules, so that `sudolab decode` certifies a model against them.
+            let spec = serde_json::to_string(rules.spec()).expect("a spec serializes");
+            let _ = writeln!(text, "c sudolab rules {spec}");
+        }
         for (cell, &digit) in self.puzzle.cells().iter().enumerate() {
             if digit != 0 {
                 let _ = writeln!(
@@ -400,7 +405,7 @@ const AUX: u32 = u32::MAX;
 
 /// The candidates of every empty cell of a variant given the givens: no digit of a peer (houses
 /// and must-differ pairs), of a cage-mate, or one away from a non-consecutive neighbour's.
-fn variant_candidates_of(puzzle: &Grid, rules: &crate::model::Rules) -> Vec<DigitSet> {
+fn variant_candidates_of(puzzle: &Grid, rules: &Rules) -> Vec<DigitSet> {
     let layout = rules.layout();
     let full = DigitSet::full(puzzle.side()).bits();
     let mut taken: Vec<u64> = vec![0; puzzle.cells().len()];
@@ -502,16 +507,27 @@ type Comments = (
     Option<Shape>,
     Vec<(usize, [usize; 3])>,
     Vec<(usize, usize, u8)>,
+    Option<(usize, RulesSpec)>,
 );
 
 fn read_comments(cnf_text: &str) -> Result<Comments, DecodeError> {
     let mut shape: Option<Shape> = None;
     let mut givens: Vec<(usize, [usize; 3])> = Vec::new();
     let mut vars: Vec<(usize, usize, u8)> = Vec::new();
+    let mut rules: Option<(usize, RulesSpec)> = None;
     for (idx, line) in cnf_text.lines().enumerate() {
         let Some(rest) = line.strip_prefix("c sudolab ") else {
             continue;
         };
+        if let Some(spec) = rest.strip_prefix("rules ") {
+            let spec: RulesSpec =
+                serde_json::from_str(spec).map_err(|err| DecodeError::BadComment {
+                    line: idx + 1,
+                    message: format!("rules: {err}"),
+                })?;
+            rules = Some((idx + 1, spec));
+            continue;
+        }
         let bad = |message: &str| DecodeError::BadComment {
             line: idx + 1,
             message: message.to_string(),
@@ -530,11 +546,19 @@ fn read_comments(cnf_text: &str) -> Result<Comments, DecodeError> {
                 if shape.is_some() {
                     return Err(bad("a second box line"));
                 }
-                let parsed: Shape = fields
-                    .get(1)
-                    .ok_or_else(|| bad("expected a box shape"))?
-                    .parse()
-                    .map_err(|err: crate::model::ShapeError| bad(&err.to_string()))?;
+                let text = fields.get(1).ok_or_else(|| bad("expected a box shape"))?;
+                // A boxless variant's side without a default box is written 1xN, N up to 64.
+                let rows_only = text
+                    .strip_prefix("1x")
+                    .and_then(|side| side.parse::<usize>().ok())
+                    .filter(|side| (9..=crate::model::MAX_SIDE).contains(side))
+                    .map(Shape::rows_only);
+                let parsed: Shape = match rows_only {
+                    Some(shape) => shape,
+                    None => text
+                        .parse()
+                        .map_err(|err: crate::model::ShapeError| bad(&err.to_string()))?,
+                };
                 shape = Some(parsed);
             }
             Some("given") => {
@@ -560,7 +584,7 @@ fn read_comments(cnf_text: &str) -> Result<Comments, DecodeError> {
             _ => {}
         }
     }
-    Ok((shape, givens, vars))
+    Ok((shape, givens, vars, rules))
 }
 
 /// Decodes a SAT solver's model for a CNF written by [`Cnf::to_dimacs`]: `Ok(None)` when the
@@ -568,9 +592,18 @@ fn read_comments(cnf_text: &str) -> Result<Comments, DecodeError> {
 /// (`s SATISFIABLE`, `v 1 -2 ... 0`, as picosat and CaDiCaL write) and MiniSat's result file
 /// (`SAT`, then the literals).
 pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Grid>, DecodeError> {
-    let (shape, givens, vars) = read_comments(cnf_text)?;
+    let (shape, givens, vars, rules) = read_comments(cnf_text)?;
     let shape = shape.ok_or(DecodeError::NotSudolab)?;
     let mut grid = Grid::empty(shape);
+    if let Some((line, spec)) = rules {
+        let boxes = (!spec.latin && spec.regions.is_none()).then_some(shape);
+        let rules =
+            Rules::new(shape.side(), boxes, spec).map_err(|err| DecodeError::BadComment {
+                line,
+                message: format!("rules: {err}"),
+            })?;
+        grid = grid.with_rules(std::sync::Arc::new(rules));
+    }
     for &(line, [row, col, digit]) in &givens {
         let bad = |message: String| DecodeError::BadComment { line, message };
         let cell = cell_index(Some(shape), row, col)
@@ -628,7 +661,7 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
     }
     crate::model::validate(&puzzle, &grid)
         .map_err(|invalid| DecodeError::NotASolution(invalid.to_string()))?;
-    Ok(Some(grid))
+    Ok(Some(grid.without_rules()))
 }
 
 fn cell_index(shape: Option<Shape>, row: usize, col: usize) -> Option<usize> {
