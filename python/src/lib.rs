@@ -422,6 +422,7 @@ fn read(
             path,
             format,
             shape,
+            variant: None,
         })
         .collect();
     let read = detached(py, &cancel, move || {

@@ -253,6 +253,12 @@ struct Setup {
 }
 
 fn setup(args: &GenerateArgs) -> anyhow::Result<Setup> {
+    if args.shard.is_some() && args.rating != RatingFilter::Any {
+        bail!(
+            "--shard splits the puzzles by index, but --rating skips candidates, so a shard \
+             cannot know where its part starts; generate without --shard, or without --rating"
+        );
+    }
     let variant = variant_of(args)?;
     let shape = match (&variant, args.box_shape) {
         (Some(variant), _) => variant.rules.shape(),
@@ -416,28 +422,19 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     }
     if args.holes.is_some() {
         bail!(
-            "--holes is for --model qwh or gsp; the other models remove clues while the solution stays unique"
+            "--holes is for --model qwh or gsp; the other models remove clues while the \
+             solution stays unique"
         );
     }
-    let Setup {
-        options,
-        checker,
-        verifiers,
-        variant,
-    } = setup(args)?;
-    if args.shard.is_some() && args.rating != RatingFilter::Any {
-        bail!(
-            "--shard splits the puzzles by index, but --rating skips candidates, so a shard \
-             cannot know where its part starts; generate without --shard, or without --rating"
-        );
-    }
-    let (first_index, count) = match args.shard {
-        Some(shard) => {
-            let range = shard.range(args.count);
-            (range.start, range.end - range.start)
-        }
-        None => (0, args.count),
-    };
+    run_unique(args)
+}
+
+/// Puzzles with a unique solution: carved from random solutions while the checker says unique.
+fn run_unique(args: &GenerateArgs) -> anyhow::Result<Status> {
+    let setup = setup(args)?;
+    let (options, checker, verifiers) = (setup.options, setup.checker, setup.verifiers);
+    let variant = setup.variant;
+    let (first_index, count) = index_range(args);
     let shape = options.shape;
     if !args.json && shape.side() > 35 {
         bail!("the line form holds sides up to 35; use --json for {shape} boxes");
@@ -582,13 +579,7 @@ fn run_holes(args: &GenerateArgs) -> anyhow::Result<Status> {
             shape.side()
         );
     }
-    let (first_index, count) = match args.shard {
-        Some(shard) => {
-            let range = shard.range(args.count);
-            (range.start, range.end - range.start)
-        }
-        None => (0, args.count),
-    };
+    let (first_index, count) = index_range(args);
     let mut out = Out::new();
     if args.json {
         let header = json!({
@@ -640,6 +631,17 @@ fn run_holes(args: &GenerateArgs) -> anyhow::Result<Status> {
     }
     out.finish()?;
     Ok(Status::Success)
+}
+
+/// The first puzzle index and how many puzzles to write: all of --count, or --shard's part.
+fn index_range(args: &GenerateArgs) -> (u64, u64) {
+    match args.shard {
+        Some(shard) => {
+            let range = shard.range(args.count);
+            (range.start, range.end - range.start)
+        }
+        None => (0, args.count),
+    }
 }
 
 fn model_name(model: Model) -> &'static str {
@@ -738,29 +740,27 @@ fn make_candidate(
                 args.seed,
                 index,
             );
-            match made {
-                Some(generated) => generated,
-                None => {
-                    let empty = Grid::empty_with_rules(Arc::clone(&variant.rules));
-                    return Candidate {
-                        generated: Generated {
-                            index,
-                            puzzle: empty.clone(),
-                            solution: empty,
-                            clues: 0,
-                            target_met: false,
-                            checks: 0,
-                            undecided: 0,
-                        },
-                        rating: None,
-                        human: None,
-                        problems: vec![format!(
-                            "no solution of the {} rules found within the fill's budget",
-                            variant.rules.name()
-                        )],
-                    };
-                }
-            }
+            let Some(generated) = made else {
+                let empty = Grid::empty_with_rules(Arc::clone(&variant.rules));
+                return Candidate {
+                    generated: Generated {
+                        index,
+                        puzzle: empty.clone(),
+                        solution: empty,
+                        clues: 0,
+                        target_met: false,
+                        checks: 0,
+                        undecided: 0,
+                    },
+                    rating: None,
+                    human: None,
+                    problems: vec![format!(
+                        "no solution of the {} rules found within the fill's budget",
+                        variant.rules.name()
+                    )],
+                };
+            };
+            generated
         }
         None => generate::generate(options, checker, args.seed, index),
     };

@@ -291,7 +291,8 @@ fn write_in_order(
 pub(crate) fn walk_arguments(files: &[PathBuf], read: ReadArgs) -> Walk {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
-    let walk = Walk::from_arguments(files, read.format, read.box_shape).with_variant(read.spec());
+    let walk =
+        Walk::from_arguments(files, read.format, read.box_shape).with_variant(read.spec().as_ref());
     if walk.sources().iter().any(Source::is_stdin) && io::stdin().is_terminal() {
         note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
     }

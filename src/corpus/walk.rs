@@ -122,9 +122,9 @@ impl Walk {
 
     /// The same walk with every plain puzzle of every source read under `spec` (`--variant`).
     #[must_use]
-    pub fn with_variant(mut self, spec: Option<RulesSpec>) -> Walk {
+    pub fn with_variant(mut self, spec: Option<&RulesSpec>) -> Walk {
         for source in &mut self.sources {
-            source.variant.clone_from(&spec);
+            source.variant = spec.cloned();
         }
         self
     }

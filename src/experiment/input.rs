@@ -153,6 +153,7 @@ mod tests {
                     path: root.join(file),
                     format: Format::Auto,
                     shape: None,
+                    variant: None,
                 })
                 .collect(),
         )
@@ -188,6 +189,7 @@ mod tests {
                 path: file.clone(),
                 format: Format::Auto,
                 shape: None,
+                variant: None,
             }])
         };
         assert_eq!(

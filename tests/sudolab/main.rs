@@ -17,3 +17,4 @@ mod trace;
 mod ux_cli;
 mod ux_input;
 mod ux_reports;
+mod variants;
