@@ -108,6 +108,12 @@ pub struct Certificate {
 /// Why no certificate was written.
 #[derive(Debug, thiserror::Error)]
 pub enum CertifyError {
+    /// A variant: the certificate's encoding (and its independent checker) is plain Sudoku's.
+    #[error(
+        "certificates encode plain Sudoku (sudolab-extended 1), and their checker knows no {0} \
+         rules"
+    )]
+    Variant(String),
     /// The board is too large for the checker.
     #[error("a {0}x{0} board is larger than certificates take ({MAX_SIDE}x{MAX_SIDE})")]
     TooLargeBoard(usize),
@@ -141,6 +147,9 @@ pub fn certify(
     source: &str,
     options: &Options,
 ) -> Result<Certificate, CertifyError> {
+    if let Some(rules) = puzzle.rules() {
+        return Err(CertifyError::Variant(rules.name()));
+    }
     let side = puzzle.side();
     if side > MAX_SIDE {
         return Err(CertifyError::TooLargeBoard(side));

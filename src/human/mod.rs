@@ -468,10 +468,18 @@ pub enum NotProper {
     /// Two or more solutions.
     #[error("not a proper puzzle: it has several solutions")]
     Several,
+    /// A variant: the techniques reason over rows, columns and boxes only.
+    #[error(
+        "the step solver knows plain Sudoku only: its techniques reason over rows, columns and boxes, not a variant's rules"
+    )]
+    Variant,
 }
 
 /// Whether the puzzle has exactly one solution (by `fast`, unbounded), with that solution.
 pub fn is_proper(puzzle: &Grid) -> Result<Grid, NotProper> {
+    if puzzle.rules().is_some() {
+        return Err(NotProper::Variant);
+    }
     let fast = strategy::find("fast").expect("fast is registered");
     let mut solution = None;
     let outcome = fast.search(
@@ -559,6 +567,9 @@ impl Rating {
 /// Rates a puzzle: its uniqueness (by `fast`, whose counters are kept), then the path of
 /// easiest steps and its hardest step.
 pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
+    if puzzle.rules().is_some() {
+        return Err(NotProper::Variant);
+    }
     let fast = strategy::find("fast").expect("fast is registered");
     let outcome = fast.count_up_to(puzzle, 2, &Limits::default());
     match outcome.verdict() {
