@@ -174,6 +174,63 @@ impl Cnf {
         }
     }
 
+    /// The DIMACS variable of "`cell` holds `digit`", if the formula has one.
+    pub fn var_of(&self, cell: usize, digit: u8) -> Option<u32> {
+        let side = self.puzzle.side();
+        if digit == 0 || digit as usize > side {
+            return None;
+        }
+        self.var_of
+            .get(cell * side + digit as usize - 1)
+            .copied()
+            .filter(|&var| var != 0)
+    }
+
+    /// The cell and digit of DIMACS variable `var`, if it is one of the formula's.
+    pub fn meaning(&self, var: u32) -> Option<(usize, u8)> {
+        let &(cell, digit) = self.vars.get((var as usize).checked_sub(1)?)?;
+        Some((cell as usize, digit))
+    }
+
+    /// The numbers of variables and clauses of the reduced encoding of `puzzle` (whose givens
+    /// must not conflict), counted without building it: what [`Cnf::build`] with
+    /// [`Encoding::Reduced`] gives as [`Cnf::var_count`] and [`Cnf::clause_count`].
+    pub fn reduced_size(puzzle: &Grid) -> (usize, usize) {
+        let shape = puzzle.shape();
+        let side = shape.side();
+        let candidates = candidates_of(puzzle);
+        // At least one and pairwise at most one over `count` literals.
+        let exactly_one = |count: usize| 1 + count * count.saturating_sub(1) / 2;
+        let mut var_count = 0;
+        let mut clause_count = 0;
+        for (cell, cell_candidates) in candidates.iter().enumerate() {
+            var_count += cell_candidates.len();
+            if puzzle.get(cell) == 0 {
+                clause_count += exactly_one(cell_candidates.len());
+            }
+        }
+        let mut places = vec![0usize; side + 1];
+        for house in shape.houses() {
+            places.fill(0);
+            let mut placed = DigitSet::EMPTY;
+            for cell in shape.house_cells(house) {
+                let given = puzzle.get(cell);
+                if given != 0 {
+                    placed.insert(given);
+                }
+                for digit in candidates[cell].iter() {
+                    places[digit as usize] += 1;
+                }
+            }
+            for digit in 1..=side as u8 {
+                if !placed.contains(digit) {
+                    clause_count += exactly_one(places[digit as usize]);
+                }
+            }
+        }
+        (var_count, clause_count)
+    }
+
     /// The encoding used.
     pub fn encoding(&self) -> Encoding {
         self.encoding
@@ -517,6 +574,26 @@ mod tests {
         assert_eq!(extended.clause_count(), 16 + 16 * 6 + 12 * 4 * (6 + 1));
         let reduced = Cnf::build(&puzzle_4x4(), Encoding::Reduced);
         assert!(reduced.var_count() < 64 - 4 * 4);
+    }
+
+    #[test]
+    fn reduced_size_counts_what_build_builds() {
+        let board_a =
+            "030260701680070090190004500820100040004602900050003028009300074040050036703018000";
+        let cells: Vec<u8> = board_a.bytes().map(|byte| byte - b'0').collect();
+        let nine = Grid::from_cells("3x3".parse().unwrap(), cells).unwrap();
+        let empty_six = Grid::empty("2x3".parse().unwrap());
+        for puzzle in [puzzle_4x4(), nine, empty_six] {
+            let cnf = Cnf::build(&puzzle, Encoding::Reduced);
+            assert_eq!(
+                Cnf::reduced_size(&puzzle),
+                (cnf.var_count(), cnf.clause_count())
+            );
+        }
+        // Board A's pinned figures (corpora/cases/reference.toml).
+        let cells: Vec<u8> = board_a.bytes().map(|byte| byte - b'0').collect();
+        let nine = Grid::from_cells("3x3".parse().unwrap(), cells).unwrap();
+        assert_eq!(Cnf::reduced_size(&nine), (84, 383));
     }
 
     #[test]
