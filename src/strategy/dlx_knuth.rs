@@ -55,17 +55,17 @@ const COUNTERS: [Counter; 4] = [
     Counter::Updates,
 ];
 
-/// The largest side whose blank-grid links each thread keeps between searches (a 16x16 matrix
-/// has 4,096 options, about 100 KB of links); larger shapes build the pruned matrix per search.
+/// The largest side whose blank-grid matrix each thread keeps between searches (a 16x16
+/// matrix has 4,096 options); larger shapes build the pruned matrix per search.
 const CACHED_MAX_SIDE: usize = 16;
 
-/// How many shapes each thread keeps links for.
+/// How many shapes each thread keeps a matrix for.
 const CACHED_SHAPES: usize = 4;
 
 thread_local! {
-    /// Blank-grid links by shape, taken out for a search and put back pristine after it (a
-    /// search that panics drops them; the next one rebuilds).
-    static CACHE: RefCell<Vec<Links>> = const { RefCell::new(Vec::new()) };
+    /// Blank-grid matrices and link buffers by shape, taken out for a search and put back
+    /// after it (a search that panics drops them; the next one builds them again).
+    static CACHE: RefCell<Vec<(Matrix, Links)>> = const { RefCell::new(Vec::new()) };
 }
 
 fn run<O: Observer>(
@@ -76,59 +76,67 @@ fn run<O: Observer>(
 ) -> Outcome {
     let shape = puzzle.shape();
     if shape.side() > CACHED_MAX_SIDE {
-        let mut links = Links::new(shape, &CoverMatrix::build(puzzle));
-        return search(&mut links, puzzle, limits, on_solution, observer);
+        let matrix = Matrix::new(shape, &CoverMatrix::build(puzzle));
+        let mut links = Links::default();
+        links.build(&matrix, &Grid::empty(shape));
+        return search(&mut links, &matrix, puzzle, limits, on_solution, observer);
     }
-    let mut links = take_cached(shape);
-    let outcome = if links.select_givens(puzzle) {
-        search(&mut links, puzzle, limits, on_solution, observer)
+    let (matrix, mut links) = take_cached(shape);
+    let outcome = if links.build(&matrix, puzzle) {
+        search(&mut links, &matrix, puzzle, limits, on_solution, observer)
     } else {
         // Conflicting givens, which `answer_without_search` answers before we get here.
         let mut outcome = Backtrack::new(puzzle, limits, on_solution, observer).finish();
         outcome.stats.set(Counter::Updates, 0);
         outcome
     };
-    links.deselect_givens();
-    put_back(links);
+    put_back(matrix, links);
     outcome
 }
 
-/// The search from the links' current state, which it leaves as it found it.
+/// The search from the links as built.
 fn search<O: Observer>(
     links: &mut Links,
+    matrix: &Matrix,
     puzzle: &Grid,
     limits: &Limits,
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
-    links.updates = 0;
     let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
-    search_level(&mut search, links, 0);
+    let mut dance = Dance {
+        len: &mut links.len,
+        nodes: &mut links.nodes,
+        updates: 0,
+    };
+    search_level(&mut search, &mut dance, matrix, 0);
     let mut outcome = search.finish();
-    outcome.stats.set(Counter::Updates, links.updates);
+    outcome.stats.set(Counter::Updates, dance.updates);
     outcome
 }
 
-/// The blank-grid links of `shape`, from this thread's cache or new.
-fn take_cached(shape: Shape) -> Links {
+/// The blank-grid matrix of `shape` and link buffers, from this thread's cache or new.
+fn take_cached(shape: Shape) -> (Matrix, Links) {
     let cached = CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let idx = cache.iter().position(|links| links.shape == shape)?;
+        let idx = cache.iter().position(|(matrix, _)| matrix.shape == shape)?;
         Some(cache.swap_remove(idx))
     });
     // The blank grid of the puzzle's kind: with rules beyond the shape (variants), the cache
     // key and this grid must carry them too.
-    cached.unwrap_or_else(|| Links::new(shape, &CoverMatrix::build(&Grid::empty(shape))))
+    cached.unwrap_or_else(|| {
+        let matrix = Matrix::new(shape, &CoverMatrix::build(&Grid::empty(shape)));
+        (matrix, Links::default())
+    })
 }
 
-fn put_back(links: Links) {
-    debug_assert!(links.selected.is_empty(), "the givens are deselected");
+fn put_back(matrix: Matrix, links: Links) {
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
         if cache.len() >= CACHED_SHAPES {
             cache.remove(0);
         }
-        cache.push(links);
+        cache.push((matrix, links));
     });
 }
 
@@ -143,10 +151,53 @@ const SPACER: u32 = u32::MAX;
 /// entries to a whole number of chunks).
 const LANES: usize = 32;
 
+/// A [`CoverMatrix`] flattened for building links: each option's items, whatever their number,
+/// side by side.
+struct Matrix {
+    shape: Shape,
+    /// The items, for the trace's events.
+    items: Vec<Item>,
+    /// The items of option `o` are `option_items[option_start[o]..option_start[o + 1]]`.
+    option_items: Vec<u32>,
+    option_start: Vec<u32>,
+    /// The cell and digit of each option.
+    placements: Vec<(u32, u8)>,
+    /// `option_at[cell * side + digit - 1]`: the option writing `digit` in `cell`, if any.
+    option_at: Vec<u32>,
+}
+
+impl Matrix {
+    fn new(shape: Shape, cover: &CoverMatrix) -> Matrix {
+        let side = shape.side();
+        let mut matrix = Matrix {
+            shape,
+            items: cover.items.clone(),
+            option_items: Vec::new(),
+            option_start: vec![0],
+            placements: Vec::with_capacity(cover.options.len()),
+            option_at: vec![u32::MAX; shape.cell_count() * side],
+        };
+        for (option_idx, option) in cover.options.iter().enumerate() {
+            matrix.option_items.extend(option.items.iter().copied());
+            matrix.option_start.push(matrix.option_items.len() as u32);
+            matrix.placements.push((option.cell as u32, option.digit));
+            matrix.option_at[option.cell * side + option.digit as usize - 1] = option_idx as u32;
+        }
+        matrix
+    }
+
+    /// The items of option `option`.
+    #[inline]
+    fn items_of(&self, option: usize) -> &[u32] {
+        &self.option_items
+            [self.option_start[option] as usize..self.option_start[option + 1] as usize]
+    }
+}
+
 /// One node of the links: an item header (its own index as `item`), an option's node, or a
 /// spacer between options (`item == SPACER`; `up` is the first node of the option before it,
 /// `down` the last node of the option after it, as in DLX1).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Node {
     up: u32,
     down: u32,
@@ -155,130 +206,107 @@ struct Node {
 }
 
 /// The dancing-links structure: nodes `0..items` are the item headers.
+#[derive(Default)]
 struct Links {
-    shape: Shape,
-    /// The items, for the trace's events.
-    items: Vec<Item>,
     /// Options left in each item's list, plus [`COVERED`] while the item is covered; padded
     /// with covered entries to a multiple of [`LANES`].
     len: Vec<u8>,
     nodes: Vec<Node>,
-    /// The cell and digit of each option.
-    placements: Vec<(u32, u8)>,
-    /// The first node of each option.
-    first_node: Vec<u32>,
-    /// `option_at[cell * side + digit - 1]`: the option writing `digit` in `cell`, if any.
-    option_at: Vec<u32>,
-    /// The givens' options selected by [`Links::select_givens`], in order.
-    selected: Vec<u32>,
     updates: u64,
 }
 
 impl Links {
-    /// The links of `matrix`, whatever the number of items of each option.
-    fn new(shape: Shape, matrix: &CoverMatrix) -> Links {
+    /// The links of `matrix` with the givens of `puzzle` pruned: their items covered, and only
+    /// the options none of whose items is covered, in matrix order. The same state as links
+    /// built from the puzzle's own (pruned) matrix. `false` when two givens conflict.
+    fn build(&mut self, matrix: &Matrix, puzzle: &Grid) -> bool {
         let item_count = matrix.items.len();
-        let side = shape.side();
-        let mut links = Links {
-            shape,
-            items: matrix.items.clone(),
-            len: vec![COVERED; item_count.div_ceil(LANES) * LANES],
-            nodes: (0..item_count as u32)
-                .map(|header| Node {
-                    up: header,
-                    down: header,
-                    item: header,
-                    option: u32::MAX,
-                })
-                .collect(),
-            placements: Vec::with_capacity(matrix.options.len()),
-            first_node: Vec::with_capacity(matrix.options.len()),
-            option_at: vec![u32::MAX; shape.cell_count() * side],
-            selected: Vec::new(),
-            updates: 0,
-        };
-        let mut counts = vec![0u32; item_count];
+        self.updates = 0;
+        self.len.clear();
+        self.len.resize(item_count.div_ceil(LANES) * LANES, COVERED);
+        self.len[..item_count].fill(0);
+        let side = matrix.shape.side();
+        for (cell, &digit) in puzzle.cells().iter().enumerate() {
+            if digit == 0 {
+                continue;
+            }
+            let option = matrix.option_at[cell * side + digit as usize - 1];
+            if option == u32::MAX {
+                return false;
+            }
+            for &item in matrix.items_of(option as usize) {
+                if self.len[item as usize] == COVERED {
+                    return false;
+                }
+                self.len[item as usize] = COVERED;
+            }
+        }
+        // Every node is written by index into a buffer sized once for the whole matrix.
+        let node_count = item_count + matrix.option_items.len() + matrix.placements.len() + 1;
+        if self.nodes.len() < node_count {
+            self.nodes.resize(node_count, Node::default());
+        }
+        for (header, node) in self.nodes[..item_count].iter_mut().enumerate() {
+            let header = header as u32;
+            *node = Node {
+                up: header,
+                down: header,
+                item: header,
+                option: u32::MAX,
+            };
+        }
         let spacer = |up: u32| Node {
             up,
             down: 0,
             item: SPACER,
             option: u32::MAX,
         };
-        links.nodes.push(spacer(0));
-        for (option_idx, option) in matrix.options.iter().enumerate() {
-            let first = links.nodes.len() as u32;
-            for &item in option.items.iter() {
-                let node = links.nodes.len() as u32;
-                let last = links.nodes[item as usize].up;
-                links.nodes.push(Node {
+        let mut next = item_count;
+        self.nodes[next] = spacer(0);
+        next += 1;
+        for option in 0..matrix.placements.len() {
+            let items = matrix.items_of(option);
+            if items.iter().any(|&item| self.len[item as usize] >= COVERED) {
+                continue;
+            }
+            let first = next;
+            for &item in items {
+                let last = self.nodes[item as usize].up;
+                self.nodes[next] = Node {
                     up: last,
                     down: item,
                     item,
-                    option: option_idx as u32,
-                });
-                links.nodes[last as usize].down = node;
-                links.nodes[item as usize].up = node;
-                counts[item as usize] += 1;
+                    option: option as u32,
+                };
+                self.nodes[last as usize].down = next as u32;
+                self.nodes[item as usize].up = next as u32;
+                self.len[item as usize] += 1;
+                next += 1;
             }
-            let last = links.nodes.len() as u32 - 1;
-            let previous_spacer = first as usize - 1;
-            links.nodes[previous_spacer].down = last;
-            links.nodes.push(spacer(first));
-            links.placements.push((option.cell as u32, option.digit));
-            links.first_node.push(first);
-            links.option_at[option.cell * side + option.digit as usize - 1] = option_idx as u32;
+            self.nodes[first - 1].down = next as u32 - 1;
+            self.nodes[next] = spacer(first as u32);
+            next += 1;
         }
-        for (len, count) in links.len.iter_mut().zip(counts) {
-            *len = u8::try_from(count)
-                .ok()
-                .filter(|&count| count < COVERED)
-                .expect("an item has at most 64 options: sides are at most 64");
-        }
-        links
-    }
-
-    /// Selects the option of every given (covers its items), as the search selects an option;
-    /// `false` (with what was selected still recorded) when two givens conflict.
-    fn select_givens(&mut self, puzzle: &Grid) -> bool {
-        let side = self.shape.side();
-        for (cell, &digit) in puzzle.cells().iter().enumerate() {
-            if digit == 0 {
-                continue;
-            }
-            let option = self.option_at[cell * side + digit as usize - 1];
-            // An option is hidden exactly when one of its items is covered.
-            let first = self.first_node[option as usize] as usize;
-            if self.option_nodes(first).any(|node| self.is_covered(node)) {
-                return false;
-            }
-            self.selected.push(option);
-            for node in first..first + self.option_nodes(first).count() {
-                self.cover(self.nodes[node].item as usize);
-            }
-        }
+        debug_assert!(
+            self.len[..item_count]
+                .iter()
+                .all(|&len| len < COVERED || len == COVERED),
+            "an item has at most 64 options: sides are at most 64"
+        );
         true
     }
 
-    /// Undoes [`Links::select_givens`], in reverse order.
-    fn deselect_givens(&mut self) {
-        while let Some(option) = self.selected.pop() {
-            let first = self.first_node[option as usize] as usize;
-            let count = self.option_nodes(first).count();
-            for node in (first..first + count).rev() {
-                self.uncover(self.nodes[node].item as usize);
-            }
-        }
-    }
+}
 
-    /// The nodes of the option that starts at node `first`.
-    fn option_nodes(&self, first: usize) -> impl Iterator<Item = usize> + '_ {
-        (first..).take_while(|&node| self.nodes[node].item != SPACER)
-    }
+/// The links during a search: the node and length arrays as separate borrows, so that the
+/// compiler knows a write to one leaves the other alone.
+struct Dance<'a> {
+    len: &'a mut [u8],
+    nodes: &'a mut [Node],
+    updates: u64,
+}
 
-    fn is_covered(&self, node: usize) -> bool {
-        self.len[self.nodes[node].item as usize] >= COVERED
-    }
-
+impl Dance<'_> {
     /// Removes the other nodes of `node`'s option from their items' lists.
     #[inline]
     fn hide(&mut self, node: usize) {
@@ -367,34 +395,32 @@ impl Links {
     /// when every item is covered.
     #[inline]
     fn choose_item(&self) -> Option<usize> {
-        let fewest = self
-            .len
-            .iter()
-            .fold(u8::MAX, |fewest, &len| fewest.min(len));
+        let fewest = self.len.iter().fold(u8::MAX, |fewest, &len| fewest.min(len));
         if fewest >= COVERED {
             return None;
         }
-        // The first chunk holding it, found a whole chunk at a time, then the place in it.
-        let (chunk_idx, chunk) = self
-            .len
-            .chunks_exact(LANES)
-            .enumerate()
-            .find(|(_, chunk)| {
-                chunk
-                    .iter()
-                    .fold(0, |hits, &len| hits | u8::from(len == fewest))
-                    != 0
-            })?;
-        let within = chunk.iter().position(|&len| len == fewest)?;
-        Some(chunk_idx * LANES + within)
+        // Its first place, eight lengths at a time: a zero byte of `word ^ pattern` is a length
+        // equal to `fewest`, and the lowest set bit of the classic zero-byte test marks the
+        // first one (a borrow can only mark bytes above a true zero).
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        let pattern = ONES * u64::from(fewest);
+        for (word_idx, bytes) in self.len.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(bytes.try_into().expect("chunks of 8 bytes")) ^ pattern;
+            let zeros = word.wrapping_sub(ONES) & !word & (ONES << 7);
+            if zeros != 0 {
+                return Some(word_idx * 8 + zeros.trailing_zeros() as usize / 8);
+            }
+        }
+        None
     }
 }
 
-/// One call per search node. Returns `false` when the search must stop; either way the links
-/// are left as they were found (without counting the withdrawn options of a stopped search).
+/// One call per search node. Returns `false` when the search must stop, which leaves the links
+/// as they are (each search builds its own) and counts no withdrawn options.
 fn search_level<O: Observer>(
     search: &mut Backtrack<'_, O>,
-    links: &mut Links,
+    links: &mut Dance<'_>,
+    matrix: &Matrix,
     depth: usize,
 ) -> bool {
     if !search.enter_node() {
@@ -406,7 +432,7 @@ fn search_level<O: Observer>(
     let options = links.len[item];
     if search.observer.is_active() {
         let event = Event::ChooseItem {
-            item: links.items[item].to_string(),
+            item: matrix.items[item].to_string(),
             options: options as usize,
         };
         search.observer.event(depth, search.nodes, event);
@@ -418,30 +444,28 @@ fn search_level<O: Observer>(
     links.cover(item);
     if search.observer.is_active() {
         let event = Event::Cover {
-            item: links.items[item].to_string(),
+            item: matrix.items[item].to_string(),
         };
         search.observer.event(depth, search.nodes, event);
     }
-    let mut go_on = true;
     let mut row = links.nodes[item].down as usize;
     while row != item {
-        let (cell, digit) = links.placements[links.nodes[row].option as usize];
+        let (cell, digit) = matrix.placements[links.nodes[row].option as usize];
         search.place(depth, cell as usize, digit);
         links.cover_others(row);
-        go_on = search_level(search, links, depth + 1);
-        links.uncover_others(row);
-        if !go_on {
-            break;
+        if !search_level(search, links, matrix, depth + 1) {
+            return false;
         }
+        links.uncover_others(row);
         search.undo(depth, cell as usize, digit);
         row = links.nodes[row].down as usize;
     }
     links.uncover(item);
-    if go_on && search.observer.is_active() {
+    if search.observer.is_active() {
         let event = Event::Uncover {
-            item: links.items[item].to_string(),
+            item: matrix.items[item].to_string(),
         };
         search.observer.event(depth, search.nodes, event);
     }
-    go_on
+    true
 }
