@@ -68,7 +68,10 @@ impl Cnf {
             literals: Vec::new(),
             clause_count: 0,
         };
-        let houses = houses_of(puzzle);
+        let houses: Vec<Vec<usize>> = shape
+            .houses()
+            .map(|house| shape.house_cells(house))
+            .collect();
         match encoding {
             Encoding::Minimal | Encoding::Extended => {
                 for cell in 0..shape.cell_count() {
@@ -98,19 +101,13 @@ impl Cnf {
                         }
                     }
                 }
-                if let Some(rules) = puzzle.rules() {
-                    cnf.add_rules_beyond_houses(rules, false);
-                }
             }
             Encoding::Reduced => {
                 if find_conflict(puzzle).is_some() {
                     cnf.add_clause(&[]);
                     return cnf;
                 }
-                let candidates = match puzzle.rules() {
-                    Some(rules) => variant_candidates_of(puzzle, rules),
-                    None => candidates_of(puzzle),
-                };
+                let candidates = candidates_of(puzzle);
                 for (cell, cell_candidates) in candidates.iter().enumerate() {
                     for digit in cell_candidates.iter() {
                         cnf.new_var(cell, digit);
@@ -145,124 +142,9 @@ impl Cnf {
                         cnf.at_most_one(&lits);
                     }
                 }
-                if let Some(rules) = puzzle.rules() {
-                    cnf.add_rules_beyond_houses(rules, true);
-                }
             }
         }
         cnf
-    }
-
-    /// The variable of "cell holds digit", if the encoding has one.
-    fn lit_if_any(&self, cell: usize, digit: u8) -> Option<i32> {
-        let var = self.var_of[cell * self.puzzle.side() + digit as usize - 1];
-        (var != 0).then(|| i32::try_from(var).expect("at most 64^3 variables fit in an i32"))
-    }
-
-    /// A fresh auxiliary variable (a cage's partial sum), which names no cell.
-    fn new_aux(&mut self) -> i32 {
-        self.vars.push((AUX, 0));
-        i32::try_from(self.vars.len()).expect("variables fit in an i32")
-    }
-
-    /// The clauses of a variant's rules that are not houses. Must-differ pairs: for each
-    /// digit, not both. Non-consecutive pairs: for each digit `d`, not `d` in one and `d + 1`
-    /// in the other. Cages: at most one cell per digit, and the sum by a sequential
-    /// partial-sum (support) encoding: `s(i, v)` means "the first `i` empty cells of the cage
-    /// add up to `v`"; `x(cell_i, d)` and `s(i - 1, v)` imply `s(i, v + d)`, and a step past
-    /// the target, or ending anywhere but at it, is forbidden. With `given_aware` (the
-    /// reduced encoding) given cells have no variables: their digits were taken out of their
-    /// neighbours' candidates, and a cage's target is its sum less its givens.
-    fn add_rules_beyond_houses(&mut self, rules: &crate::model::Rules, given_aware: bool) {
-        let side = self.puzzle.side() as u8;
-        for &[a, b] in rules.different_pairs() {
-            for digit in 1..=side {
-                if let (Some(x), Some(y)) = (
-                    self.lit_if_any(a as usize, digit),
-                    self.lit_if_any(b as usize, digit),
-                ) {
-                    self.add_clause(&[-x, -y]);
-                }
-            }
-        }
-        for &[a, b] in rules.nonconsecutive_pairs() {
-            for digit in 1..side {
-                for (first, second) in [(a, b), (b, a)] {
-                    if let (Some(x), Some(y)) = (
-                        self.lit_if_any(first as usize, digit),
-                        self.lit_if_any(second as usize, digit + 1),
-                    ) {
-                        self.add_clause(&[-x, -y]);
-                    }
-                }
-            }
-        }
-        for cage in rules.cages() {
-            let cells: Vec<usize> = cage
-                .cells
-                .iter()
-                .map(|&cell| cell as usize)
-                .filter(|&cell| !given_aware || self.puzzle.get(cell) == 0)
-                .collect();
-            for digit in 1..=side {
-                let lits: Vec<i32> = cells
-                    .iter()
-                    .filter_map(|&cell| self.lit_if_any(cell, digit))
-                    .collect();
-                self.at_most_one(&lits);
-            }
-            let Some(sum) = cage.sum else { continue };
-            let given_sum: u32 = if given_aware {
-                cage.cells
-                    .iter()
-                    .map(|&cell| u32::from(self.puzzle.get(cell as usize)))
-                    .sum()
-            } else {
-                0
-            };
-            let Some(target) = sum.checked_sub(given_sum) else {
-                self.add_clause(&[]);
-                continue;
-            };
-            let target = target as usize;
-            // `reach[v]`: the literal of "the cells so far add up to v"; 0 stands for true.
-            let mut reach: Vec<Option<i32>> = vec![None; target + 1];
-            reach[0] = Some(0);
-            for (idx, &cell) in cells.iter().enumerate() {
-                let last = idx + 1 == cells.len();
-                let mut next: Vec<Option<i32>> = vec![None; target + 1];
-                for (so_far, state) in reach.clone().into_iter().enumerate() {
-                    let Some(state) = state else { continue };
-                    for digit in 1..=side {
-                        let Some(x) = self.lit_if_any(cell, digit) else {
-                            continue;
-                        };
-                        let total = so_far + digit as usize;
-                        let mut clause = vec![-x];
-                        if state != 0 {
-                            clause.push(-state);
-                        }
-                        if total <= target && !last {
-                            let reached = if let Some(var) = next[total] {
-                                var
-                            } else {
-                                let var = self.new_aux();
-                                next[total] = Some(var);
-                                var
-                            };
-                            clause.push(reached);
-                        } else if total == target && last {
-                            continue;
-                        }
-                        self.add_clause(&clause);
-                    }
-                }
-                reach = next;
-            }
-            if cells.is_empty() && target != 0 {
-                self.add_clause(&[]);
-            }
-        }
     }
 
     fn new_var(&mut self, cell: usize, digit: u8) {
@@ -317,7 +199,7 @@ impl Cnf {
     pub fn decode(&self, is_true: impl Fn(u32) -> bool) -> Grid {
         let mut grid = self.puzzle.clone();
         for (idx, &(cell, digit)) in self.vars.iter().enumerate() {
-            if cell != AUX && is_true(idx as u32 + 1) && self.puzzle.get(cell as usize) == 0 {
+            if is_true(idx as u32 + 1) && self.puzzle.get(cell as usize) == 0 {
                 grid.set(cell as usize, digit);
             }
         }
@@ -355,9 +237,6 @@ impl Cnf {
             }
         }
         for (idx, &(cell, digit)) in self.vars.iter().enumerate() {
-            if cell == AUX {
-                continue;
-            }
             let cell = cell as usize;
             let _ = writeln!(
                 text,
@@ -376,68 +255,6 @@ impl Cnf {
         }
         text
     }
-}
-
-/// The cells of every house of `puzzle`: its shape's, or its variant's.
-fn houses_of(puzzle: &Grid) -> Vec<Vec<usize>> {
-    let shape = puzzle.shape();
-    match puzzle.rules() {
-        Some(rules) => rules
-            .houses()
-            .iter()
-            .map(|region| region.cells.iter().map(|&cell| cell as usize).collect())
-            .collect(),
-        None => shape
-            .houses()
-            .map(|house| shape.house_cells(house))
-            .collect(),
-    }
-}
-
-/// The cell of an auxiliary variable (a cage's partial sum) in [`Cnf`]'s variable table.
-const AUX: u32 = u32::MAX;
-
-/// The candidates of every empty cell of a variant given the givens: no digit of a peer (houses
-/// and must-differ pairs), of a cage-mate, or one away from a non-consecutive neighbour's.
-fn variant_candidates_of(puzzle: &Grid, rules: &crate::model::Rules) -> Vec<DigitSet> {
-    let layout = rules.layout();
-    let full = DigitSet::full(puzzle.side()).bits();
-    let mut taken: Vec<u64> = vec![0; puzzle.cells().len()];
-    let bit = |digit: u8| 1u64 << (digit - 1);
-    for (cell, &digit) in puzzle.cells().iter().enumerate() {
-        if digit == 0 {
-            continue;
-        }
-        for &peer in layout.peers(cell) {
-            taken[peer as usize] |= bit(digit);
-        }
-    }
-    for &[a, b] in rules.nonconsecutive_pairs() {
-        for (given, other) in [(a, b), (b, a)] {
-            let digit = puzzle.get(given as usize);
-            if digit != 0 {
-                taken[other as usize] |= ((5u128 << digit) >> 2) as u64;
-            }
-        }
-    }
-    for cage in rules.cages() {
-        let used = cage.cells.iter().fold(0u64, |used, &cell| {
-            let digit = puzzle.get(cell as usize);
-            used | if digit == 0 { 0 } else { bit(digit) }
-        });
-        for &cell in &cage.cells {
-            taken[cell as usize] |= used;
-        }
-    }
-    (0..puzzle.cells().len())
-        .map(|cell| {
-            if puzzle.get(cell) != 0 {
-                DigitSet::EMPTY
-            } else {
-                DigitSet::from_bits(full & !taken[cell])
-            }
-        })
-        .collect()
 }
 
 /// The candidates of every cell given the givens (empty for given cells); the givens must not

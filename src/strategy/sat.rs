@@ -68,12 +68,6 @@ impl Sat {
 }
 
 impl Strategy for Sat {
-    /// Every rule: houses as exactly-one clauses, pairs as binary clauses, cages as at-most-one
-    /// clauses and a partial-sum encoding of the sum (`encode::Cnf`).
-    fn supports_rules(&self, _rules: &crate::model::Rules) -> Result<(), &'static str> {
-        Ok(())
-    }
-
     fn name(&self) -> &'static str {
         self.name
     }
