@@ -26,7 +26,7 @@
 
 use std::cell::RefCell;
 
-use crate::encode::{CoverMatrix, Item};
+use crate::encode::{CoverMatrix, CoverOption, Item};
 use crate::model::{Grid, Shape};
 
 use super::backtrack::Backtrack;
@@ -151,6 +151,12 @@ const SPACER: u32 = u32::MAX;
 /// entries to a whole number of chunks).
 const LANES: usize = 32;
 
+/// The items an option covers: the one place that reads [`CoverOption::items`] (four today;
+/// any number works from here on).
+fn items_of(option: &CoverOption) -> &[u32] {
+    &option.items
+}
+
 /// A [`CoverMatrix`] flattened for building links: each option's items, whatever their number,
 /// side by side.
 struct Matrix {
@@ -164,6 +170,9 @@ struct Matrix {
     placements: Vec<(u32, u8)>,
     /// `option_at[cell * side + digit - 1]`: the option writing `digit` in `cell`, if any.
     option_at: Vec<u32>,
+    /// The options of item `i` are `item_options[item_start[i]..item_start[i + 1]]`.
+    item_options: Vec<u32>,
+    item_start: Vec<u32>,
 }
 
 impl Matrix {
@@ -176,14 +185,31 @@ impl Matrix {
             option_start: vec![0],
             placements: Vec::with_capacity(cover.options.len()),
             option_at: vec![u32::MAX; shape.cell_count() * side],
+            item_options: Vec::new(),
+            item_start: Vec::new(),
         };
+        let mut options_of_item = vec![Vec::new(); cover.items.len()];
         for (option_idx, option) in cover.options.iter().enumerate() {
-            matrix.option_items.extend(option.items.iter().copied());
+            matrix.option_items.extend_from_slice(items_of(option));
             matrix.option_start.push(matrix.option_items.len() as u32);
             matrix.placements.push((option.cell as u32, option.digit));
             matrix.option_at[option.cell * side + option.digit as usize - 1] = option_idx as u32;
+            for &item in items_of(option) {
+                options_of_item[item as usize].push(option_idx as u32);
+            }
+        }
+        matrix.item_start.push(0);
+        for options in options_of_item {
+            matrix.item_options.extend(options);
+            matrix.item_start.push(matrix.item_options.len() as u32);
         }
         matrix
+    }
+
+    /// The options of item `item`.
+    #[inline]
+    fn options_of(&self, item: usize) -> &[u32] {
+        &self.item_options[self.item_start[item] as usize..self.item_start[item + 1] as usize]
     }
 
     /// The items of option `option`.
@@ -212,6 +238,8 @@ struct Links {
     /// with covered entries to a multiple of [`LANES`].
     len: Vec<u8>,
     nodes: Vec<Node>,
+    /// The options that share an item with a given (built per search).
+    pruned: Vec<bool>,
     updates: u64,
 }
 
@@ -226,6 +254,8 @@ impl Links {
         self.len.resize(item_count.div_ceil(LANES) * LANES, COVERED);
         self.len[..item_count].fill(0);
         let side = matrix.shape.side();
+        self.pruned.clear();
+        self.pruned.resize(matrix.placements.len(), false);
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
             if digit == 0 {
                 continue;
@@ -239,6 +269,9 @@ impl Links {
                     return false;
                 }
                 self.len[item as usize] = COVERED;
+                for &pruned in matrix.options_of(item as usize) {
+                    self.pruned[pruned as usize] = true;
+                }
             }
         }
         // Every node is written by index into a buffer sized once for the whole matrix.
@@ -264,11 +297,11 @@ impl Links {
         let mut next = item_count;
         self.nodes[next] = spacer(0);
         next += 1;
-        for option in 0..matrix.placements.len() {
-            let items = matrix.items_of(option);
-            if items.iter().any(|&item| self.len[item as usize] >= COVERED) {
+        for (option, &pruned) in self.pruned.iter().enumerate() {
+            if pruned {
                 continue;
             }
+            let items = matrix.items_of(option);
             let first = next;
             for &item in items {
                 let last = self.nodes[item as usize].up;
@@ -295,7 +328,6 @@ impl Links {
         );
         true
     }
-
 }
 
 /// The links during a search: the node and length arrays as separate borrows, so that the
@@ -395,7 +427,10 @@ impl Dance<'_> {
     /// when every item is covered.
     #[inline]
     fn choose_item(&self) -> Option<usize> {
-        let fewest = self.len.iter().fold(u8::MAX, |fewest, &len| fewest.min(len));
+        let fewest = self
+            .len
+            .iter()
+            .fold(u8::MAX, |fewest, &len| fewest.min(len));
         if fewest >= COVERED {
             return None;
         }
