@@ -13,16 +13,19 @@
 //! includes hidden singles: a row-digit item with one option left is a digit with one place left
 //! in its row.
 //!
-//! Each thread keeps the links of the blank grid of every shape up to [`CACHED_MAX_SIDE`] between
-//! searches (as kudoku keeps its one 9x9 matrix): a search selects the givens' options (covers
-//! their items), searches, and deselects them, which by the dancing-links property puts every
-//! link back. The state the search starts from is then exactly the matrix with the givens pruned
+//! Each thread keeps, per shape up to [`CACHED_MAX_SIDE`], the matrix of the blank grid
+//! flattened (each option's items, each item's options) and the link buffers (as kudoku keeps
+//! its one 9x9 matrix). A search builds its links in those buffers: the givens' items are
+//! covered, the options that share an item with a given are left out, and the rest are linked in
+//! matrix order. That is exactly the state of links built from the puzzle's own pruned matrix
 //! (the same active items and options, in the same order), so the tree and every counter are
-//! those of a matrix built for the puzzle, which larger shapes still get.
+//! those of the pruned matrix, which larger shapes still build per search. A search that stops
+//! (solution limit, budget) returns at once and leaves its links as they are: the next search
+//! builds them again.
 //!
 //! Counters: `nodes` (search-tree nodes, the root included), `placements` (options tried),
 //! `backtracks` (options withdrawn) and Knuth's `updates` (nodes unlinked from their item's
-//! list while covering; the givens' selection is not counted).
+//! list while covering; the givens are pruned, not covered, so they cost no updates).
 
 use std::cell::RefCell;
 
@@ -503,4 +506,72 @@ fn search_level<O: Observer>(
         search.observer.event(depth, search.nodes, event);
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::Silent;
+
+    /// The search from links built by the pruned-per-search path: the puzzle's own matrix.
+    fn pruned_search(puzzle: &Grid, limits: &Limits) -> Outcome {
+        let shape = puzzle.shape();
+        let matrix = Matrix::new(shape, &CoverMatrix::build(puzzle));
+        let mut links = Links::default();
+        assert!(links.build(&matrix, &Grid::empty(shape)));
+        search(&mut links, &matrix, puzzle, limits, &mut |_| {}, Silent)
+    }
+
+    fn grid(box_shape: &str, cells: &str) -> Grid {
+        let cells = cells
+            .bytes()
+            .filter(|byte| !byte.is_ascii_whitespace())
+            .map(|byte| if byte == b'.' { 0 } else { byte - b'0' })
+            .collect();
+        Grid::from_cells(box_shape.parse().unwrap(), cells).unwrap()
+    }
+
+    /// The cached blank-grid links with the givens pruned walk the same tree, with the same
+    /// counters, as links built from the puzzle's own matrix: solving, counting to two, on
+    /// unique, multi-solution and unsolvable puzzles, one after another on the same thread (so
+    /// the buffers are reused, also after a search that stopped at its solution limit).
+    #[test]
+    fn cached_links_walk_the_pruned_tree() {
+        let board_b = "040060020 000080000 960040087 390807041 000090000 800306002 700000009 005000300 600105004";
+        let puzzles = [
+            grid(
+                "3x3",
+                "030260701 680070090 190004500 820100040 004602900 050003028 009300074 040050036 703018000",
+            ),
+            grid("3x3", board_b),
+            // Board B less six givens: many solutions.
+            grid(
+                "3x3",
+                "040060000 000080000 900040087 300807041 000090000 800306002 700000009 005000300 600105004",
+            ),
+            // r1c9 can only be 9, which its column already has: no solution, and no conflict.
+            grid(
+                "3x3",
+                "12345678. ........9 ......... ......... ......... ......... ......... ......... .........",
+            ),
+            grid("2x2", "1... ..2. .3.. ...4"),
+            grid("2x3", "1..... ..2... ....3. ...... .4.... .....5"),
+        ];
+        for max_solutions in [1, 2, 100] {
+            let limits = Limits::default().with_max_solutions(max_solutions);
+            for puzzle in &puzzles {
+                let cached = run(puzzle, &limits, &mut |_| {}, Silent);
+                let pruned = pruned_search(puzzle, &limits);
+                assert_eq!(cached.found, pruned.found, "{puzzle:?}");
+                assert_eq!(cached.stopped, pruned.stopped, "{puzzle:?}");
+                for counter in COUNTERS {
+                    assert_eq!(
+                        cached.stats.get(counter),
+                        pruned.stats.get(counter),
+                        "{counter:?} of {puzzle:?}, up to {max_solutions}"
+                    );
+                }
+            }
+        }
+    }
 }
