@@ -147,6 +147,9 @@ fn put_back(matrix: Matrix, links: Links) {
 /// options, one per digit or per cell of a house).
 const COVERED: u8 = 0x80;
 
+/// One in every byte of a word.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
 /// The `item` of a spacer node.
 const SPACER: u32 = u32::MAX;
 
@@ -203,6 +206,10 @@ impl Matrix {
         }
         matrix.item_start.push(0);
         for options in options_of_item {
+            assert!(
+                options.len() < COVERED as usize,
+                "an item has at most 64 options (sides are at most 64), below the covered flag"
+            );
             matrix.item_options.extend(options);
             matrix.item_start.push(matrix.item_options.len() as u32);
         }
@@ -323,12 +330,6 @@ impl Links {
             self.nodes[next] = spacer(first as u32);
             next += 1;
         }
-        debug_assert!(
-            self.len[..item_count]
-                .iter()
-                .all(|&len| len < COVERED || len == COVERED),
-            "an item has at most 64 options: sides are at most 64"
-        );
         true
     }
 }
@@ -440,7 +441,6 @@ impl Dance<'_> {
         // Its first place, eight lengths at a time: a zero byte of `word ^ pattern` is a length
         // equal to `fewest`, and the lowest set bit of the classic zero-byte test marks the
         // first one (a borrow can only mark bytes above a true zero).
-        const ONES: u64 = 0x0101_0101_0101_0101;
         let pattern = ONES * u64::from(fewest);
         for (word_idx, bytes) in self.len.chunks_exact(8).enumerate() {
             let word = u64::from_le_bytes(bytes.try_into().expect("chunks of 8 bytes")) ^ pattern;
