@@ -250,7 +250,6 @@ struct Links {
     nodes: Vec<Node>,
     /// The options that share an item with a given (built per search).
     pruned: Vec<bool>,
-    updates: u64,
 }
 
 impl Links {
@@ -259,7 +258,6 @@ impl Links {
     /// built from the puzzle's own (pruned) matrix. `false` when two givens conflict.
     fn build(&mut self, matrix: &Matrix, puzzle: &Grid) -> bool {
         let item_count = matrix.items.len();
-        self.updates = 0;
         self.len.clear();
         self.len.resize(item_count.div_ceil(LANES) * LANES, COVERED);
         self.len[..item_count].fill(0);
@@ -361,7 +359,7 @@ impl Dance<'_> {
         }
     }
 
-    /// Puts back what [`Links::hide`] removed (each node into a different item's list, so in
+    /// Puts back what [`Dance::hide`] removed (each node into a different item's list, so in
     /// any order).
     #[inline]
     fn unhide(&mut self, node: usize) {
@@ -412,7 +410,7 @@ impl Dance<'_> {
         }
     }
 
-    /// Undoes [`Links::cover_others`]: right to left.
+    /// Undoes [`Dance::cover_others`]: right to left.
     #[inline]
     fn uncover_others(&mut self, node: usize) {
         let mut other = node - 1;
