@@ -42,7 +42,8 @@ pub fn latin_square(order: usize, rng: &mut ChaCha8Rng) -> Vec<u8> {
             cube[at(r, c, (r + c) % n)] = 1;
         }
     }
-    let moves = n * n * n;
+    // Order 1 has no empty position in its cube to start a move from: its one square is it.
+    let moves = if n < 2 { 0 } else { n * n * n };
     let mut improper: Option<(usize, usize, usize)> = None;
     let mut done = 0;
     while done < moves || improper.is_some() {
