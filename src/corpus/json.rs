@@ -575,13 +575,17 @@ fn puzzle_from_json(value: &Value, shape: Option<Shape>) -> Result<(Grid, Option
             with_solution(puzzle, object)
         }
         Value::Object(object) => {
-            if let Some(unknown) = object.keys().find(|key| {
-                !matches!(key.as_str(), "box" | "cells" | "solution")
-                    && !RULE_KEYS.contains(&key.as_str())
+            // Other members are metadata (what `solve --output json` and other tools add), but a
+            // near miss of a rule's name is a typo that would silently give plain Sudoku.
+            if let Some((unknown, meant)) = object.keys().find_map(|key| {
+                let meant = RULE_KEYS
+                    .iter()
+                    .find(|rule| **rule != key.as_str() && normalized(rule) == normalized(key))?;
+                Some((key, meant))
             }) {
                 return Err(format!(
-                    "unknown member \"{unknown}\": a puzzle object has \"cells\", \"box\", \
-                     \"solution\" and the variant rules {}",
+                    "unknown member \"{unknown}\"; did you mean \"{meant}\"? (the variant \
+                     rules are {})",
                     RULE_KEYS.join(", ")
                 ));
             }
@@ -616,6 +620,19 @@ const RULE_KEYS: [&str; 9] = [
     "cages",
     "different",
 ];
+
+/// A member name as typos leave it: lowercase, without `-`, `_`, spaces and a final `s`.
+fn normalized(key: &str) -> String {
+    let mut letters: String = key
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if letters.ends_with('s') {
+        letters.pop();
+    }
+    letters
+}
 
 fn has_rules(object: &serde_json::Map<String, Value>) -> bool {
     RULE_KEYS.iter().any(|key| object.contains_key(*key))

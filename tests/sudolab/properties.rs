@@ -38,9 +38,16 @@ fn transform(grid: &Grid, randoms: &[u64]) -> Grid {
 
 /// Cases small enough for every engine, the row-major backtrackers included, in any
 /// orientation: sides up to 9.
-fn small_cases() -> Vec<Loaded> {
+/// The transformations are symmetries of plain Sudoku; most of them move a variant's
+/// diagonals, windows, pairs or cages (a row swap breaks a diagonal), so variants are left out.
+fn plain_cases() -> impl Iterator<Item = Loaded> {
     all_cases()
         .into_iter()
+        .filter(|loaded| loaded.puzzle.rules().is_none())
+}
+
+fn small_cases() -> Vec<Loaded> {
+    plain_cases()
         .filter(|loaded| loaded.puzzle.side() <= 9)
         .collect()
 }
@@ -100,7 +107,7 @@ proptest! {
 #[test]
 fn large_boards_keep_their_verdicts_for_mrv() {
     let mrv = strategy::find("mrv").unwrap();
-    for loaded in all_cases() {
+    for loaded in plain_cases() {
         let randoms = [7, 3, 1, 12, 5, 9, 2, 8, 11, 4];
         let puzzle = transform(&loaded.puzzle, &randoms);
         let outcome = mrv.count_up_to(&puzzle, 2, &suite_limits());

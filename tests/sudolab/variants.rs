@@ -274,7 +274,7 @@ fn bad_rules_are_located_one_line_errors() {
         ),
         (
             r#"{"diagonal": true, "cells": "................"}"#,
-            "sudolab: <stdin>: line 1, column 1: puzzle 1: unknown member \"diagonal\": a puzzle object has \"cells\", \"box\", \"solution\" and the variant rules latin, diagonals, windows, regions, anti_king, anti_knight, nonconsecutive, cages, different",
+            "sudolab: <stdin>: line 1, column 1: puzzle 1: unknown member \"diagonal\"; did you mean \"diagonals\"? (the variant rules are latin, diagonals, windows, regions, anti_king, anti_knight, nonconsecutive, cages, different)",
         ),
         (
             r#"{"diagonals": 1, "cells": "................"}"#,
