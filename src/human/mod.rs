@@ -18,6 +18,7 @@ mod board;
 mod chains;
 mod chart;
 mod correlation;
+mod depth;
 mod dynamic;
 mod wings;
 
@@ -28,6 +29,7 @@ use serde::Serialize;
 pub use board::Board;
 pub use chart::calibration_html;
 pub use correlation::{kendall_tau_b, spearman};
+pub use depth::{MAX_TE_DEPTH, Propagation, max_te_depth, propagation_level, te_depth};
 
 use crate::model::{Grid, Shape, cell_name};
 use crate::strategy::{self, Limits, Verdict};
@@ -542,6 +544,14 @@ pub struct Rating {
     pub fast_nodes: u64,
     /// `fast`'s guesses in that search.
     pub fast_guesses: u64,
+    /// The weakest propagation level whose fixed point solves the puzzle; `None` when none
+    /// does (it needs a guess, chains or trial and error).
+    pub propagation: Option<Propagation>,
+    /// Berthier's trial-and-error depth: the smallest `n` such that T&E(n) solves the puzzle;
+    /// `None` when T&E(`te_tried`) does not.
+    pub te_depth: Option<u32>,
+    /// The deepest T&E level tried ([`max_te_depth`] of the side).
+    pub te_tried: u32,
 }
 
 impl Rating {
@@ -567,6 +577,13 @@ pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
         _ => return Err(NotProper::Several),
     }
     let board = Board::new(puzzle).ok_or(NotProper::NoSolution)?;
+    let propagation = propagation_level(&board);
+    let te_tried = max_te_depth(board.side());
+    // Singles solve exactly the puzzles of T&E(0): no trial needed to know that.
+    let depth = match propagation {
+        Some(Propagation::NakedSingles | Propagation::HiddenSingles) => Some(0),
+        _ => te_depth(&board, te_tried),
+    };
     let path = solve_board(board);
     let rating = Rating {
         difficulty: path.difficulty(),
@@ -578,6 +595,9 @@ pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
             .flatten(),
         fast_nodes: outcome.stats.get(strategy::Counter::Nodes).unwrap_or(0),
         fast_guesses: outcome.stats.get(strategy::Counter::Guesses).unwrap_or(0),
+        propagation,
+        te_depth: depth,
+        te_tried,
     };
     Ok((rating, path))
 }

@@ -61,7 +61,8 @@ fn puzzles_without_one_solution_are_not_rated() {
     assert_eq!(
         run.stdout,
         "<arg 1>:1\tnot a proper puzzle: it has several solutions\n\
-         <arg 2>:1\t1.2\thidden single (box)\tsteps=12\tfast_nodes=1\tfast_guesses=0\n\
+         <arg 2>:1\t1.2\thidden single (box)\tsteps=12\tfast_nodes=1\tfast_guesses=0\t\
+         propagation=naked-singles\tte=0\n\
          <arg 3>:1\tnot a proper puzzle: it has no solution\n"
     );
     let run = sudolab(&["hint", "................"], "");
@@ -88,6 +89,35 @@ fn rate_writes_json_lines() {
     assert_eq!(rated["hardest"], "hidden-single-box");
     assert_eq!(rated["proper"], true);
     assert_eq!(rated["steps"], 12);
+    assert_eq!(rated["propagation"], "naked-singles");
+    assert_eq!(rated["te_depth"], 0);
+    assert_eq!(rated.get("te_depth_above"), None);
+}
+
+/// The T&E depth beyond the deepest level tried: line 3 of the bundled 16x16 file, which T&E(1)
+/// (the deepest tried above 9x9) leaves open.
+#[test]
+fn rate_says_when_the_te_depth_is_beyond_the_levels_tried() {
+    let text = std::fs::read_to_string("corpora/generated/16x16.txt").unwrap();
+    let puzzle = text
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let run = sudolab(&["rate", "--json", puzzle], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rated: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(rated["propagation"], Value::Null);
+    assert_eq!(rated["te_depth"], Value::Null);
+    assert_eq!(rated["te_depth_above"], 1);
+    let run = sudolab(&["rate", puzzle], "");
+    assert!(
+        run.stdout.ends_with("\tpropagation=none\tte>1\n"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -250,6 +280,7 @@ fn a_puzzle_beyond_the_solver_stops_at_a_named_technique() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        "<arg 1>:1\tstopped\tafter dynamic forcing chain\tsteps=27\tfast_nodes=78\tfast_guesses=77\n"
+        "<arg 1>:1\tstopped\tafter dynamic forcing chain\tsteps=27\tfast_nodes=78\tfast_guesses=77\t\
+         propagation=none\tte=2\n"
     );
 }
