@@ -135,6 +135,43 @@ impl Technique {
         Technique::DynamicCellForcingChain,
     ];
 
+    /// The name in JSON and on the command line (`generate --technique`): `x-wing`,
+    /// `hidden-single-box`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Technique::FullHouse => "full-house",
+            Technique::HiddenSingleBox => "hidden-single-box",
+            Technique::HiddenSingleLine => "hidden-single-line",
+            Technique::NakedSingle => "naked-single",
+            Technique::Pointing => "pointing",
+            Technique::Claiming => "claiming",
+            Technique::NakedPair => "naked-pair",
+            Technique::XWing => "x-wing",
+            Technique::HiddenPair => "hidden-pair",
+            Technique::NakedTriple => "naked-triple",
+            Technique::Swordfish => "swordfish",
+            Technique::HiddenTriple => "hidden-triple",
+            Technique::XyWing => "xy-wing",
+            Technique::XyzWing => "xyz-wing",
+            Technique::UniqueRectangle1 => "unique-rectangle1",
+            Technique::UniqueRectangle2 => "unique-rectangle2",
+            Technique::UniqueRectangle4 => "unique-rectangle4",
+            Technique::NakedQuad => "naked-quad",
+            Technique::Jellyfish => "jellyfish",
+            Technique::HiddenQuad => "hidden-quad",
+            Technique::WxyzWing => "wxyz-wing",
+            Technique::Bug1 => "bug1",
+            Technique::VwxyzWing => "vwxyz-wing",
+            Technique::XChain => "x-chain",
+            Technique::XyChain => "xy-chain",
+            Technique::Aic => "aic",
+            Technique::ForcingChain => "forcing-chain",
+            Technique::CellForcingChain => "cell-forcing-chain",
+            Technique::DynamicForcingChain => "dynamic-forcing-chain",
+            Technique::DynamicCellForcingChain => "dynamic-cell-forcing-chain",
+        }
+    }
+
     /// The name people use.
     pub fn name(self) -> &'static str {
         match self {

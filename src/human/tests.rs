@@ -15,6 +15,16 @@ const BOARD_A: &str =
     "030260701680070090190004500820100040004602900050003028009300074040050036703018000";
 
 #[test]
+fn technique_slugs_are_the_json_names() {
+    for technique in Technique::ALL {
+        assert_eq!(
+            serde_json::to_value(technique).unwrap(),
+            serde_json::Value::from(technique.slug())
+        );
+    }
+}
+
+#[test]
 fn board_a_is_solved_by_singles_and_every_step_is_right() {
     let puzzle = grid(BOARD_A);
     let path = solve_path(&puzzle).unwrap();
