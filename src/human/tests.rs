@@ -267,6 +267,29 @@ const PINNED: &[(&str, usize, Technique, &str, u32)] = &[
         "r4c9 <> 4, r6c9 <> 4, r9c9 <> 4",
         52,
     ),
+    // Unique rectangles of type 3 with a naked quad (line 19 of the corpus), triple (78) and
+    // pair (81): 4.8, 4.7, 4.6.
+    (
+        "004000760170906240260000001040805010000020000030709020800000032016302089023000100",
+        21,
+        Technique::UniqueRectangle3,
+        "r7c5 <> 6, r7c5 <> 7, r9c5 <> 4, r9c5 <> 6",
+        48,
+    ),
+    (
+        "700104003002000900040060050000457000170000084020000070000000000400805001000903000",
+        25,
+        Technique::UniqueRectangle3,
+        "r4c2 <> 6, r4c2 <> 8",
+        47,
+    ),
+    (
+        "700010002906000504082000910000070000020301090004000200600508003000020000050709040",
+        35,
+        Technique::UniqueRectangle3,
+        "r6c6 <> 6",
+        46,
+    ),
 ];
 
 #[test]
@@ -306,6 +329,16 @@ fn reasons_name_cells_and_houses() {
     assert_eq!(
         path.steps[0].reason,
         "r3c5 is the only place for 6 in box 2"
+    );
+    let pair = solve_path(&grid(
+        "700010002906000504082000910000070000020301090004000200600508003000020000050709040",
+    ))
+    .unwrap();
+    assert_eq!(
+        pair.steps[34].reason,
+        "r4c1, r4c9, r6c1 and r6c9 would be a deadly pattern of 1 and 5 (two solutions) unless \
+         r6c1 or r6c9 holds 3 or 6; with r6c2 they hold 3 and 6 between them in row 6, so those \
+         digits leave the rest of row 6"
     );
     let x_wing = &path.steps[44];
     assert_eq!(

@@ -354,7 +354,7 @@ fn generate_filters_refuse_unknown_names_and_give_up_with_a_reason() {
         "error: invalid value 'x wing' for '--technique <T>': unknown technique 'x wing'; \
          expected one of full-house, hidden-single-box, hidden-single-line, naked-single, \
          pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, swordfish, \
-         hidden-triple, xy-wing, xyz-wing, unique-rectangle1, unique-rectangle2, \
+         hidden-triple, xy-wing, xyz-wing, unique-rectangle1, unique-rectangle2, unique-rectangle3, \
          unique-rectangle4, naked-quad, jellyfish, hidden-quad, wxyz-wing, bug1, vwxyz-wing, \
          x-chain, xy-chain, aic, forcing-chain, cell-forcing-chain, dynamic-forcing-chain, \
          dynamic-cell-forcing-chain"
