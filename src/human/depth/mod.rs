@@ -71,13 +71,18 @@ impl std::fmt::Display for Propagation {
     }
 }
 
-/// The deepest T&E level `te_depth` tries on boards up to 9x9; above, T&E(1) (a T&E(2) pass on
-/// a 16x16 board asserts each of about 2,000 candidates under a T&E(1) of its own).
+/// The deepest T&E level `te_depth` tries on boards up to 9x9; T&E(1) up to 16x16 (a T&E(2)
+/// pass on a 16x16 board asserts each of about 2,000 candidates under a T&E(1) of its own), and
+/// T&E(0) above, as the chains (a T&E(1) pass on 25x25 asserts about 10,000 candidates).
 pub const MAX_TE_DEPTH: u32 = 2;
 
 /// The deepest T&E level tried on boards of side `side`.
 pub fn max_te_depth(side: usize) -> u32 {
-    if side <= 9 { MAX_TE_DEPTH } else { 1 }
+    match side {
+        0..=9 => MAX_TE_DEPTH,
+        10..=super::MAX_CHAIN_SIDE => 1,
+        _ => 0,
+    }
 }
 
 /// The weakest propagation level whose fixed point solves the board, or `None` when even

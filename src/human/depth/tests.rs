@@ -381,4 +381,5 @@ fn level_names_read_back() {
     assert_eq!(Propagation::from_name("singles"), None);
     assert_eq!(max_te_depth(9), 2);
     assert_eq!(max_te_depth(16), 1);
+    assert_eq!(max_te_depth(25), 0);
 }
