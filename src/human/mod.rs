@@ -90,6 +90,8 @@ pub enum Technique {
     XChain,
     /// A chain of bivalue cells.
     XyChain,
+    /// Two cells with the same two candidates, joined by a strong link on one of them.
+    WWing,
     /// An alternating inference chain over any links.
     Aic,
     /// A supposition that implies a candidate both on and off (static links).
@@ -104,7 +106,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, easiest first.
-    pub const ALL: [Technique; 31] = [
+    pub const ALL: [Technique; 32] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -131,6 +133,7 @@ impl Technique {
         Technique::VwxyzWing,
         Technique::XChain,
         Technique::XyChain,
+        Technique::WWing,
         Technique::Aic,
         Technique::ForcingChain,
         Technique::CellForcingChain,
@@ -168,6 +171,7 @@ impl Technique {
             Technique::VwxyzWing => "vwxyz-wing",
             Technique::XChain => "x-chain",
             Technique::XyChain => "xy-chain",
+            Technique::WWing => "w-wing",
             Technique::Aic => "aic",
             Technique::ForcingChain => "forcing-chain",
             Technique::CellForcingChain => "cell-forcing-chain",
@@ -205,6 +209,7 @@ impl Technique {
             Technique::VwxyzWing => "VWXYZ-Wing",
             Technique::XChain => "X-chain",
             Technique::XyChain => "XY-chain",
+            Technique::WWing => "W-Wing",
             Technique::Aic => "alternating inference chain",
             Technique::ForcingChain => "forcing chain",
             Technique::CellForcingChain => "cell/region forcing chain",
@@ -242,7 +247,7 @@ impl Technique {
             Technique::Bug1 => 56,
             Technique::VwxyzWing => 63,
             Technique::XChain => 66,
-            Technique::XyChain | Technique::Aic | Technique::ForcingChain => 70,
+            Technique::XyChain | Technique::WWing | Technique::Aic | Technique::ForcingChain => 70,
             Technique::CellForcingChain => 82,
             Technique::DynamicForcingChain => 85,
             Technique::DynamicCellForcingChain => 88,
@@ -426,13 +431,16 @@ pub fn next_step(board: &Board) -> Option<Step> {
     }
     // The chain families, each rated by its length: the easiest step over the families, looked
     // for family by family while a later family could still be easier.
-    let families: [(u32, &Finder); 7] = [
+    // A W-Wing is the six-node alternating inference chain (7.0) of a known shape, named
+    // before the AIC family is searched.
+    let families: [(u32, &Finder); 8] = [
         (66, &|b| {
             chains::alternating_chain(b, chains::Links::SameDigit)
         }),
         (70, &|b| {
             chains::alternating_chain(b, chains::Links::Bivalue)
         }),
+        (70, &wings::w_wing),
         (70, &|b| chains::alternating_chain(b, chains::Links::All)),
         (70, &|b| chains::forcing_chain(b, true)),
         (82, &|b| chains::forcing_chain(b, false)),

@@ -267,6 +267,14 @@ const PINNED: &[(&str, usize, Technique, &str, u32)] = &[
         "r4c9 <> 4, r6c9 <> 4, r9c9 <> 4",
         52,
     ),
+    // A W-Wing (line 6 of the corpus): r1c3 and r6c2 hold 2 and 3, 3 is in r9c2 or r9c3.
+    (
+        "700400009008000200000053000480930600005000400006074015000310000009000300500006004",
+        14,
+        Technique::WWing,
+        "r1c2 <> 2",
+        70,
+    ),
     // Unique rectangles of type 3 with a naked quad (line 19 of the corpus), triple (78) and
     // pair (81): 4.8, 4.7, 4.6.
     (
@@ -339,6 +347,16 @@ fn reasons_name_cells_and_houses() {
         "r4c1, r4c9, r6c1 and r6c9 would be a deadly pattern of 1 and 5 (two solutions) unless \
          r6c1 or r6c9 holds 3 or 6; with r6c2 they hold 3 and 6 between them in row 6, so those \
          digits leave the rest of row 6"
+    );
+    let w_wing = solve_path(&grid(
+        "700400009008000200000053000480930600005000400006074015000310000009000300500006004",
+    ))
+    .unwrap();
+    assert_eq!(
+        w_wing.steps[13].reason,
+        "r1c3 and r6c2 both hold only 2 and 3, and 3 goes in r9c3 or r9c2 in row 9; were neither \
+         2, both would be 3 and row 9 would have no place for it, so one of them is 2: no cell \
+         seeing both is 2"
     );
     let x_wing = &path.steps[44];
     assert_eq!(

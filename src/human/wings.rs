@@ -1,6 +1,6 @@
-//! Wings and the uniqueness techniques: XY-Wing, XYZ-Wing, unique rectangles (types 1 to 4) and
-//! BUG+1. The uniqueness techniques assume the puzzle has one solution; the solver only runs on
-//! proper puzzles.
+//! Wings and the uniqueness techniques: XY-Wing, XYZ-Wing, the big wings, W-Wing, unique
+//! rectangles (types 1 to 4) and BUG+1. The uniqueness techniques assume the puzzle has one
+//! solution; the solver only runs on proper puzzles.
 
 use super::board::Board;
 use super::{Step, Technique, and_list, cell_list};
@@ -237,6 +237,75 @@ fn ur_type_two(board: &Board, corners: [usize; 4], pair: u64) -> Option<Step> {
         eliminations,
         reason,
     ))
+}
+
+/// W-Wing: cells `A` and `B`, not seeing each other, both `{x, y}`, and a house where `y`
+/// has exactly two places, one seeing `A` and one seeing `B`. Were neither `A` nor `B` `x`,
+/// both would be `y` and the house would have no place left for `y`; so one of them is `x`,
+/// and a cell seeing both is not `x`. It is the alternating inference chain
+/// `x@A = y@A - y@P = y@Q - y@B = x@B` of six nodes, rated as that chain (7.0).
+pub(super) fn w_wing(board: &Board) -> Option<Step> {
+    let shape = board.shape();
+    let bivalue: Vec<usize> = (0..board.cell_count())
+        .filter(|&cell| board.value(cell) == 0 && board.bits(cell).count_ones() == 2)
+        .collect();
+    for (index, &a) in bivalue.iter().enumerate() {
+        for &b in &bivalue[index + 1..] {
+            if board.bits(a) != board.bits(b) || board.sees(a, b) {
+                continue;
+            }
+            let digits: Vec<u8> = crate::model::DigitSet::from_bits(board.bits(a))
+                .iter()
+                .collect();
+            for (which, &link) in digits.iter().enumerate() {
+                let other = digits[1 - which];
+                let eliminations = common_peer_eliminations(board, &[a, b], other);
+                if eliminations.is_empty() {
+                    continue;
+                }
+                for house in 0..board.house_count() {
+                    let positions = board.positions(house, link);
+                    if positions.count_ones() != 2 {
+                        continue;
+                    }
+                    let first =
+                        usize::from(board.house(house)[positions.trailing_zeros() as usize]);
+                    let second =
+                        usize::from(board.house(house)[63 - positions.leading_zeros() as usize]);
+                    if [first, second].iter().any(|&c| c == a || c == b) {
+                        continue;
+                    }
+                    let (near_a, near_b) = if board.sees(first, a) && board.sees(second, b) {
+                        (first, second)
+                    } else if board.sees(second, a) && board.sees(first, b) {
+                        (second, first)
+                    } else {
+                        continue;
+                    };
+                    let reason = format!(
+                        "{} and {} both hold only {} and {}, and {link} goes in {} or {} in {}; \
+                         were neither {other}, both would be {link} and {} would have no place \
+                         for it, so one of them is {other}: no cell seeing both is {other}",
+                        cell_name(shape, a),
+                        cell_name(shape, b),
+                        digits[0],
+                        digits[1],
+                        cell_name(shape, near_a),
+                        cell_name(shape, near_b),
+                        board.house_name(house),
+                        board.house_name(house)
+                    );
+                    return Some(Step::eliminating(
+                        Technique::WWing,
+                        vec![a, near_a, near_b, b],
+                        eliminations,
+                        reason,
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Unique rectangle type 3: two corners are `{a, b}`, the other two (the roof, in one house)

@@ -356,7 +356,7 @@ fn generate_filters_refuse_unknown_names_and_give_up_with_a_reason() {
          pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, swordfish, \
          hidden-triple, xy-wing, xyz-wing, unique-rectangle1, unique-rectangle2, unique-rectangle3, \
          unique-rectangle4, naked-quad, jellyfish, hidden-quad, wxyz-wing, bug1, vwxyz-wing, \
-         x-chain, xy-chain, aic, forcing-chain, cell-forcing-chain, dynamic-forcing-chain, \
+         x-chain, xy-chain, w-wing, aic, forcing-chain, cell-forcing-chain, dynamic-forcing-chain, \
          dynamic-cell-forcing-chain"
     );
     let run = sudolab(&["generate", "-c", "1", "--propagation", "gac"], "");
