@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use sudolab::human;
 use sudolab::model::{Grid, parse_line_record};
 use sudolab::strategy::{self, Event, Limits};
 use sudolab::trace::{self, Trace};
@@ -279,4 +280,136 @@ fn the_depth_chart_has_a_labelled_linear_axis_and_a_legend() {
     let legend = div(&dom, "chart-legend");
     assert!(legend.contains("toggle (2165 nodes)"), "{legend}");
     assert!(legend.contains("dlx-knuth (112 nodes)"), "{legend}");
+}
+
+/// A puzzle whose path of easiest steps has two X-Wings (steps 37 and 38).
+const X_WING: &str =
+    "34.57............8..69..5......46.71.6.....392..3....6.5...269..3..6...7.........";
+
+/// The text of the element with this id, whatever its tag, with `&lt;`, `&gt;` and `&amp;`
+/// read back.
+fn text_of(dom: &str, id: &str) -> String {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let open = start + dom[start..].find('>').unwrap() + 1;
+    let close = open + dom[open..].find("</").unwrap();
+    dom[open..close]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The opening tag of the element with this id.
+fn tag_of<'a>(dom: &'a str, id: &str) -> &'a str {
+    let at = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let open = dom[..at].rfind('<').unwrap();
+    &dom[open..at + dom[at..].find('>').unwrap()]
+}
+
+#[test]
+fn the_human_panel_shows_each_step_on_the_board_before_it() {
+    let dir = std::env::temp_dir().join(format!("sudolab-browser-human-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("human.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(["trace", X_WING, "-s", "mrv", "--human", "--report"])
+        .arg(&file)
+        .output()
+        .expect("sudolab runs");
+    assert!(run.status.success(), "{run:?}");
+    let puzzle = parse_line_record(X_WING.as_bytes(), None, 1)
+        .unwrap()
+        .puzzle;
+    let shape = puzzle.shape();
+    let path = human::solve_path(&puzzle).unwrap();
+    assert_eq!(path.steps.len(), 61);
+    let dom = dom(&file, "0;human=37");
+    assert!(dom.contains("How a person solves it: 61 steps, rating 4.2 (XY-Wing)"));
+    assert!(dom.contains("How backtracking does it: mrv"));
+    assert_eq!(text_of(&dom, "human-at"), "step 37 of 61");
+    let step = &path.steps[36];
+    assert_eq!(step.technique, human::Technique::XWing);
+    assert_eq!(
+        text_of(&dom, "human-step"),
+        format!("3.2 X-Wing: {}\n{}", step.effect(shape), step.reason)
+    );
+    // The board before step 37, as the library replays the first 36 steps, with the X-Wing's
+    // four cells marked and its two eliminations struck.
+    let mut board = human::Board::new(&puzzle).unwrap();
+    for earlier in &path.steps[..36] {
+        human::apply(&mut board, earlier);
+    }
+    for cell in 0..81 {
+        let id = format!("human-cell-{cell}");
+        let (td, tag) = (text_of(&dom, &id), tag_of(&dom, &id));
+        assert_eq!(
+            tag.contains("pattern"),
+            step.cells.contains(&cell),
+            "cell {cell}: {tag}"
+        );
+        let removed: Vec<u8> = step
+            .eliminations
+            .iter()
+            .filter(|&&(c, _)| c == cell)
+            .map(|&(_, d)| d)
+            .collect();
+        assert_eq!(tag.contains("lose"), !removed.is_empty(), "cell {cell}");
+        if board.value(cell) != 0 {
+            let inner = element(&dom, &id);
+            assert_eq!(inner, board.value(cell).to_string(), "cell {cell}");
+            continue;
+        }
+        let inner = element(&dom, &id);
+        let marked: String = board
+            .candidates(cell)
+            .iter()
+            .map(|d| {
+                if removed.contains(&d) {
+                    format!("<s>{d}</s>")
+                } else {
+                    d.to_string()
+                }
+            })
+            .collect();
+        assert_eq!(
+            inner,
+            format!("<span class=\"cand\">{marked}</span>"),
+            "{td}"
+        );
+    }
+    // A placement: step 1 puts a digit in a green cell; the end shows the solution.
+    let dom = self::dom(&file, "0;human=1");
+    let (cell, digit) = path.steps[0].placements[0];
+    let id = format!("human-cell-{cell}");
+    assert!(tag_of(&dom, &id).contains("put"));
+    assert!(element(&dom, &id).contains(&format!("<b>{digit}</b>")));
+    let dom = self::dom(&file, "0;human=end");
+    assert_eq!(text_of(&dom, "human-at"), "the end (61 steps)");
+    assert_eq!(text_of(&dom, "human-step"), "solved");
+    let solution: Vec<u8> = (0..81)
+        .map(|cell| {
+            element(&dom, &format!("human-cell-{cell}"))
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(solution, path.end.cells());
+    // A screenshot to look at: target/browser-human.png.
+    let png = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-human.png");
+    let url = format!("file://{}#step=0;human=37", file.display());
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1500,1000",
+        ])
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(out.status.success() && png.is_file());
 }

@@ -18,6 +18,7 @@ use sudolab::generate::Balance;
 use sudolab::model::{Features, Grid, Rules, RulesSpec, Shape, to_line, to_one_line};
 use sudolab::strategy::{self, Limits, Strategy};
 
+use super::human_filter::HumanFilterArgs;
 use super::input::{Done, for_each_record_in_parallel, key};
 use super::output::Out;
 use super::{
@@ -152,6 +153,9 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "guess|no-guess|MIN..MAX", default_value = "any", value_parser = parse_rating_filter)]
     rating: RatingFilter,
 
+    #[command(flatten)]
+    human_filter: HumanFilterArgs,
+
     /// Write each puzzle's solution after it, on the same line.
     #[arg(long)]
     with_solution: bool,
@@ -241,6 +245,8 @@ struct Candidate {
     rating: Option<Rating>,
     /// The human rating, when `--rating MIN..MAX` asks for it.
     human: Option<HumanRated>,
+    /// Whether `--technique`, `--propagation` and `--te-depth` keep it.
+    kept_by_human_filter: bool,
     problems: Vec<String>,
 }
 
@@ -253,7 +259,7 @@ struct Setup {
 }
 
 fn setup(args: &GenerateArgs) -> anyhow::Result<Setup> {
-    if args.shard.is_some() && args.rating != RatingFilter::Any {
+    if args.shard.is_some() && (args.rating != RatingFilter::Any || args.human_filter.any()) {
         bail!(
             "--shard splits the puzzles by index, but --rating skips candidates, so a shard \
              cannot know where its part starts; generate without --shard, or without --rating"
@@ -338,8 +344,11 @@ fn variant_of(args: &GenerateArgs) -> anyhow::Result<Option<Variant>> {
     if spec.is_plain() && !killer {
         return Ok(None);
     }
-    if args.rating != RatingFilter::Any {
-        bail!("--rating rates plain Sudoku only; generate variants without it");
+    if args.rating != RatingFilter::Any || args.human_filter.any() {
+        bail!(
+            "--rating, --technique, --propagation and --te-depth rate plain Sudoku only; \
+             generate variants without them"
+        );
     }
     if (killer || !spec.cages.is_empty() || spec.regions.is_some() || !spec.different.is_empty())
         && !args.json
@@ -497,7 +506,7 @@ fn run_unique(args: &GenerateArgs) -> anyhow::Result<Status> {
             if written + failed >= count {
                 break;
             }
-            if !passes_rating(args.rating, &candidate, &mut rejected_in_a_row, shape)? {
+            if !passes_rating(args, &candidate, &mut rejected_in_a_row, shape)? {
                 continue;
             }
             let generated = &candidate.generated;
@@ -656,12 +665,13 @@ fn model_name(model: Model) -> &'static str {
 /// Whether a candidate passes the rating filter; an error once `MAX_REJECTED` candidates in a
 /// row have not (issue 22, D8).
 fn passes_rating(
-    filter: RatingFilter,
+    args: &GenerateArgs,
     candidate: &Candidate,
     rejected_in_a_row: &mut u64,
     shape: Shape,
 ) -> anyhow::Result<bool> {
-    let keep = match (filter, candidate.rating) {
+    let filter = args.rating;
+    let keep_rating = match (filter, candidate.rating) {
         (RatingFilter::Guess, Some(rating)) => !rating.no_guess,
         (RatingFilter::NoGuess, Some(rating)) => rating.no_guess,
         (RatingFilter::Human { min, max }, _) => {
@@ -669,11 +679,19 @@ fn passes_rating(
         }
         _ => true,
     };
-    if keep {
+    if keep_rating && candidate.kept_by_human_filter {
         *rejected_in_a_row = 0;
         return Ok(true);
     }
     *rejected_in_a_row += 1;
+    if *rejected_in_a_row >= MAX_REJECTED && args.human_filter.any() {
+        bail!(
+            "{}: {MAX_REJECTED} candidates in a row on {shape} boxes were rejected (such puzzles \
+             are rare or absent among this generator's); generate without it, or with another \
+             filter",
+            args.human_filter.describe()
+        );
+    }
     if *rejected_in_a_row >= MAX_REJECTED {
         let name = filter.name();
         bail!(
@@ -754,6 +772,7 @@ fn make_candidate(
                     },
                     rating: None,
                     human: None,
+                    kept_by_human_filter: true,
                     problems: vec![format!(
                         "no solution of the {} rules found within the fill's budget",
                         variant.rules.name()
@@ -776,6 +795,7 @@ fn make_candidate(
                 _ => HumanRated::Unrated,
             }
         });
+    let kept_by_human_filter = args.human_filter.keeps(&generated.puzzle);
     let problems = verify_unique(
         &generated.puzzle,
         Some(&generated.solution),
@@ -786,6 +806,7 @@ fn make_candidate(
         generated,
         rating,
         human,
+        kept_by_human_filter,
         problems,
     }
 }
@@ -831,6 +852,9 @@ fn write_header(
         if variant.killer {
             header["variant"] = json!(format!("{}+killer", variant.rules.name()));
         }
+    }
+    if args.human_filter.any() {
+        header["filters"] = json!(args.human_filter.describe());
     }
     let header = header.to_string();
     out.write_str(&header[..header.len() - 1])?;

@@ -216,6 +216,16 @@ pub(crate) fn run_steps(args: &StepsArgs) -> anyhow::Result<Status> {
     })
 }
 
+/// `propagation=LEVEL\tte=N`: the propagation level (`none` when no level solves the puzzle)
+/// and the T&E depth (`te>2` when T&E(2), the deepest tried, does not solve it).
+fn depth_fields(rating: &Rating) -> String {
+    let propagation = rating.propagation.map_or("none", human::Propagation::name);
+    match rating.te_depth {
+        Some(depth) => format!("propagation={propagation}\tte={depth}"),
+        None => format!("propagation={propagation}\tte>{}", rating.te_tried),
+    }
+}
+
 /// One rated puzzle's line, text or JSON.
 fn rating_line(
     json: bool,
@@ -234,7 +244,12 @@ fn rating_line(
                     "hardest": rating.hardest,
                     "steps": rating.steps,
                     "fast": {"nodes": rating.fast_nodes, "guesses": rating.fast_guesses},
+                    "propagation": rating.propagation,
+                    "te_depth": rating.te_depth,
                 });
+                if rating.te_depth.is_none() {
+                    object["te_depth_above"] = json!(rating.te_tried);
+                }
                 if !rating.solved {
                     object["stopped_after"] = json!(rating.stopped_after);
                 }
@@ -251,19 +266,21 @@ fn rating_line(
     }
     let mut line = match rated {
         Ok(rating) if rating.solved => format!(
-            "{key}\t{}\t{}\tsteps={}\tfast_nodes={}\tfast_guesses={}",
+            "{key}\t{}\t{}\tsteps={}\tfast_nodes={}\tfast_guesses={}\t{}",
             format_tenths(rating.difficulty),
             rating.hardest.map_or("none", |t| t.name()),
             rating.steps,
             rating.fast_nodes,
-            rating.fast_guesses
+            rating.fast_guesses,
+            depth_fields(rating)
         ),
         Ok(rating) => format!(
-            "{key}\tstopped\tafter {}\tsteps={}\tfast_nodes={}\tfast_guesses={}",
+            "{key}\tstopped\tafter {}\tsteps={}\tfast_nodes={}\tfast_guesses={}\t{}",
             rating.stopped_after.map_or("no step", |t| t.name()),
             rating.steps,
             rating.fast_nodes,
-            rating.fast_guesses
+            rating.fast_guesses,
+            depth_fields(rating)
         ),
         Err(not_proper) => format!("{key}\t{not_proper}"),
     };

@@ -20,6 +20,7 @@ mod count;
 mod export;
 mod generate;
 mod human;
+mod human_filter;
 mod input;
 mod output;
 mod report;

@@ -82,6 +82,11 @@ pub(crate) struct TraceArgs {
     /// Write to this file instead of standard output.
     #[arg(long, short = 'r', value_name = "FILE")]
     report: Option<PathBuf>,
+
+    /// On the html page, beside the searches: how a person solves the puzzle (the path of
+    /// easiest steps of 'sudolab steps'), each step clickable to show its board.
+    #[arg(long)]
+    human: bool,
 }
 
 impl TraceArgs {
@@ -201,6 +206,22 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         variant: None,
     };
     let puzzle = load_puzzle(args.puzzle.as_deref(), args.puzzle_number, read)?;
+    let form = args.form();
+    if let (Some(rules), TraceFormat::Html) = (puzzle.rules(), form) {
+        bail!(
+            "the trace page draws rows, columns and boxes and pencils candidates by them, which \
+             would mislead on {} puzzles; trace a variant as text or jsonl",
+            rules.name()
+        );
+    }
+    if args.human && form != TraceFormat::Html {
+        bail!("--human draws a person's path on the html page: add -o html or --report FILE.html");
+    }
+    let path = args
+        .human
+        .then(|| sudolab::human::solve_path(&puzzle))
+        .transpose()
+        .map_err(|not_proper| anyhow::anyhow!("--human: {not_proper}"))?;
     let mut traces = Vec::new();
     for engine in strategies_named(&args.strategy)? {
         let traced = trace::record(
@@ -213,7 +234,6 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         .map_err(|err: NotTraceable| anyhow::anyhow!("{err}"))?;
         traces.push(traced);
     }
-    let form = args.form();
     let text = match form {
         TraceFormat::Text => traces
             .iter()
@@ -221,7 +241,7 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
             .collect::<Vec<_>>()
             .join("\n"),
         TraceFormat::Jsonl => traces.iter().map(trace::to_json_lines).collect(),
-        TraceFormat::Html => trace::html::render(&traces),
+        TraceFormat::Html => trace::html::render_with_path(&traces, path.as_ref()),
     };
     if let Some(path) = &args.report {
         std::fs::write(path, text).with_context(|| format!("{}: cannot write", path.display()))?;
@@ -280,6 +300,13 @@ pub(crate) fn run_explain(command: &ExplainCommand) -> anyhow::Result<Status> {
         variant: None,
     };
     let puzzle = load_puzzle(puzzle.as_deref(), 1, read)?;
+    if let Some(rules) = puzzle.rules() {
+        bail!(
+            "explain cover lays out rows, columns and boxes only; 'sudolab export cover' writes \
+             the matrix of {} puzzles (with every extra house)",
+            rules.name()
+        );
+    }
     let mut out = Out::new();
     out.write_str(&cover_table(&puzzle)?)?;
     out.finish()?;

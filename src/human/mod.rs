@@ -18,6 +18,7 @@ mod board;
 mod chains;
 mod chart;
 mod correlation;
+mod depth;
 mod dynamic;
 mod wings;
 
@@ -28,6 +29,7 @@ use serde::Serialize;
 pub use board::Board;
 pub use chart::calibration_html;
 pub use correlation::{kendall_tau_b, spearman};
+pub use depth::{MAX_TE_DEPTH, Propagation, max_te_depth, propagation_level, te_depth};
 
 use crate::model::{Grid, Shape, cell_name};
 use crate::strategy::{self, Limits, Verdict};
@@ -68,6 +70,8 @@ pub enum Technique {
     UniqueRectangle1,
     /// A unique rectangle of type 2.
     UniqueRectangle2,
+    /// A unique rectangle of type 3 (its roof in a naked subset).
+    UniqueRectangle3,
     /// A unique rectangle of type 4.
     UniqueRectangle4,
     /// Four cells with four candidates between them.
@@ -86,6 +90,8 @@ pub enum Technique {
     XChain,
     /// A chain of bivalue cells.
     XyChain,
+    /// Two cells with the same two candidates, joined by a strong link on one of them.
+    WWing,
     /// An alternating inference chain over any links.
     Aic,
     /// A supposition that implies a candidate both on and off (static links).
@@ -100,7 +106,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, easiest first.
-    pub const ALL: [Technique; 30] = [
+    pub const ALL: [Technique; 32] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -117,6 +123,7 @@ impl Technique {
         Technique::XyzWing,
         Technique::UniqueRectangle1,
         Technique::UniqueRectangle2,
+        Technique::UniqueRectangle3,
         Technique::UniqueRectangle4,
         Technique::NakedQuad,
         Technique::Jellyfish,
@@ -126,12 +133,52 @@ impl Technique {
         Technique::VwxyzWing,
         Technique::XChain,
         Technique::XyChain,
+        Technique::WWing,
         Technique::Aic,
         Technique::ForcingChain,
         Technique::CellForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicCellForcingChain,
     ];
+
+    /// The name in JSON and on the command line (`generate --technique`): `x-wing`,
+    /// `hidden-single-box`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Technique::FullHouse => "full-house",
+            Technique::HiddenSingleBox => "hidden-single-box",
+            Technique::HiddenSingleLine => "hidden-single-line",
+            Technique::NakedSingle => "naked-single",
+            Technique::Pointing => "pointing",
+            Technique::Claiming => "claiming",
+            Technique::NakedPair => "naked-pair",
+            Technique::XWing => "x-wing",
+            Technique::HiddenPair => "hidden-pair",
+            Technique::NakedTriple => "naked-triple",
+            Technique::Swordfish => "swordfish",
+            Technique::HiddenTriple => "hidden-triple",
+            Technique::XyWing => "xy-wing",
+            Technique::XyzWing => "xyz-wing",
+            Technique::UniqueRectangle1 => "unique-rectangle1",
+            Technique::UniqueRectangle2 => "unique-rectangle2",
+            Technique::UniqueRectangle3 => "unique-rectangle3",
+            Technique::UniqueRectangle4 => "unique-rectangle4",
+            Technique::NakedQuad => "naked-quad",
+            Technique::Jellyfish => "jellyfish",
+            Technique::HiddenQuad => "hidden-quad",
+            Technique::WxyzWing => "wxyz-wing",
+            Technique::Bug1 => "bug1",
+            Technique::VwxyzWing => "vwxyz-wing",
+            Technique::XChain => "x-chain",
+            Technique::XyChain => "xy-chain",
+            Technique::WWing => "w-wing",
+            Technique::Aic => "aic",
+            Technique::ForcingChain => "forcing-chain",
+            Technique::CellForcingChain => "cell-forcing-chain",
+            Technique::DynamicForcingChain => "dynamic-forcing-chain",
+            Technique::DynamicCellForcingChain => "dynamic-cell-forcing-chain",
+        }
+    }
 
     /// The name people use.
     pub fn name(self) -> &'static str {
@@ -152,6 +199,7 @@ impl Technique {
             Technique::XyzWing => "XYZ-Wing",
             Technique::UniqueRectangle1 => "unique rectangle type 1",
             Technique::UniqueRectangle2 => "unique rectangle type 2",
+            Technique::UniqueRectangle3 => "unique rectangle type 3",
             Technique::UniqueRectangle4 => "unique rectangle type 4",
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "Jellyfish",
@@ -161,6 +209,7 @@ impl Technique {
             Technique::VwxyzWing => "VWXYZ-Wing",
             Technique::XChain => "X-chain",
             Technique::XyChain => "XY-chain",
+            Technique::WWing => "W-Wing",
             Technique::Aic => "alternating inference chain",
             Technique::ForcingChain => "forcing chain",
             Technique::CellForcingChain => "cell/region forcing chain",
@@ -188,7 +237,9 @@ impl Technique {
             Technique::XyWing => 42,
             Technique::XyzWing => 44,
             Technique::UniqueRectangle1 => 45,
-            Technique::UniqueRectangle2 | Technique::UniqueRectangle4 => 46,
+            Technique::UniqueRectangle2
+            | Technique::UniqueRectangle3
+            | Technique::UniqueRectangle4 => 46,
             Technique::NakedQuad => 50,
             Technique::Jellyfish => 52,
             Technique::HiddenQuad => 54,
@@ -196,7 +247,7 @@ impl Technique {
             Technique::Bug1 => 56,
             Technique::VwxyzWing => 63,
             Technique::XChain => 66,
-            Technique::XyChain | Technique::Aic | Technique::ForcingChain => 70,
+            Technique::XyChain | Technique::WWing | Technique::Aic | Technique::ForcingChain => 70,
             Technique::CellForcingChain => 82,
             Technique::DynamicForcingChain => 85,
             Technique::DynamicCellForcingChain => 88,
@@ -209,6 +260,7 @@ impl Technique {
             self,
             Technique::UniqueRectangle1
                 | Technique::UniqueRectangle2
+                | Technique::UniqueRectangle3
                 | Technique::UniqueRectangle4
                 | Technique::Bug1
         )
@@ -337,12 +389,16 @@ pub fn next_step(board: &Board) -> Option<Step> {
     }
     let chains_allowed = board.side() <= MAX_CHAIN_SIDE;
     if chains_allowed {
-        let wings: [&Finder; 5] = [
+        // Unique rectangles of type 3 rate 4.6 with a pair, 4.7 with a triple, 4.8 with a quad.
+        let wings: [&Finder; 8] = [
             &wings::xy_wing,
             &wings::xyz_wing,
             &|b| wings::unique_rectangle(b, 1),
             &|b| wings::unique_rectangle(b, 2),
+            &|b| wings::unique_rectangle_three(b, 2),
             &|b| wings::unique_rectangle(b, 4),
+            &|b| wings::unique_rectangle_three(b, 3),
+            &|b| wings::unique_rectangle_three(b, 4),
         ];
         if let Some(step) = wings.iter().find_map(|find| find(board)) {
             return Some(step);
@@ -375,13 +431,16 @@ pub fn next_step(board: &Board) -> Option<Step> {
     }
     // The chain families, each rated by its length: the easiest step over the families, looked
     // for family by family while a later family could still be easier.
-    let families: [(u32, &Finder); 7] = [
+    // A W-Wing is the six-node alternating inference chain (7.0) of a known shape, named
+    // before the AIC family is searched.
+    let families: [(u32, &Finder); 8] = [
         (66, &|b| {
             chains::alternating_chain(b, chains::Links::SameDigit)
         }),
         (70, &|b| {
             chains::alternating_chain(b, chains::Links::Bivalue)
         }),
+        (70, &wings::w_wing),
         (70, &|b| chains::alternating_chain(b, chains::Links::All)),
         (70, &|b| chains::forcing_chain(b, true)),
         (82, &|b| chains::forcing_chain(b, false)),
@@ -550,6 +609,14 @@ pub struct Rating {
     pub fast_nodes: u64,
     /// `fast`'s guesses in that search.
     pub fast_guesses: u64,
+    /// The weakest propagation level whose fixed point solves the puzzle; `None` when none
+    /// does (it needs a guess, chains or trial and error).
+    pub propagation: Option<Propagation>,
+    /// Berthier's trial-and-error depth: the smallest `n` such that T&E(n) solves the puzzle;
+    /// `None` when T&E(`te_tried`) does not.
+    pub te_depth: Option<u32>,
+    /// The deepest T&E level tried ([`max_te_depth`] of the side).
+    pub te_tried: u32,
 }
 
 impl Rating {
@@ -578,6 +645,13 @@ pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
         _ => return Err(NotProper::Several),
     }
     let board = Board::new(puzzle).ok_or(NotProper::NoSolution)?;
+    let propagation = propagation_level(&board);
+    let te_tried = max_te_depth(board.side());
+    // Singles solve exactly the puzzles of T&E(0): no trial needed to know that.
+    let depth = match propagation {
+        Some(Propagation::NakedSingles | Propagation::HiddenSingles) => Some(0),
+        _ => te_depth(&board, te_tried),
+    };
     let path = solve_board(board);
     let rating = Rating {
         difficulty: path.difficulty(),
@@ -589,6 +663,9 @@ pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
             .flatten(),
         fast_nodes: outcome.stats.get(strategy::Counter::Nodes).unwrap_or(0),
         fast_guesses: outcome.stats.get(strategy::Counter::Guesses).unwrap_or(0),
+        propagation,
+        te_depth: depth,
+        te_tried,
     };
     Ok((rating, path))
 }

@@ -15,6 +15,16 @@ const BOARD_A: &str =
     "030260701680070090190004500820100040004602900050003028009300074040050036703018000";
 
 #[test]
+fn technique_slugs_are_the_json_names() {
+    for technique in Technique::ALL {
+        assert_eq!(
+            serde_json::to_value(technique).unwrap(),
+            serde_json::Value::from(technique.slug())
+        );
+    }
+}
+
+#[test]
 fn board_a_is_solved_by_singles_and_every_step_is_right() {
     let puzzle = grid(BOARD_A);
     let path = solve_path(&puzzle).unwrap();
@@ -257,6 +267,37 @@ const PINNED: &[(&str, usize, Technique, &str, u32)] = &[
         "r4c9 <> 4, r6c9 <> 4, r9c9 <> 4",
         52,
     ),
+    // A W-Wing (line 6 of the corpus): r1c3 and r6c2 hold 2 and 3, 3 is in r9c2 or r9c3.
+    (
+        "700400009008000200000053000480930600005000400006074015000310000009000300500006004",
+        14,
+        Technique::WWing,
+        "r1c2 <> 2",
+        70,
+    ),
+    // Unique rectangles of type 3 with a naked quad (line 19 of the corpus), triple (78) and
+    // pair (81): 4.8, 4.7, 4.6.
+    (
+        "004000760170906240260000001040805010000020000030709020800000032016302089023000100",
+        21,
+        Technique::UniqueRectangle3,
+        "r7c5 <> 6, r7c5 <> 7, r9c5 <> 4, r9c5 <> 6",
+        48,
+    ),
+    (
+        "700104003002000900040060050000457000170000084020000070000000000400805001000903000",
+        25,
+        Technique::UniqueRectangle3,
+        "r4c2 <> 6, r4c2 <> 8",
+        47,
+    ),
+    (
+        "700010002906000504082000910000070000020301090004000200600508003000020000050709040",
+        35,
+        Technique::UniqueRectangle3,
+        "r6c6 <> 6",
+        46,
+    ),
 ];
 
 #[test]
@@ -296,6 +337,26 @@ fn reasons_name_cells_and_houses() {
     assert_eq!(
         path.steps[0].reason,
         "r3c5 is the only place for 6 in box 2"
+    );
+    let pair = solve_path(&grid(
+        "700010002906000504082000910000070000020301090004000200600508003000020000050709040",
+    ))
+    .unwrap();
+    assert_eq!(
+        pair.steps[34].reason,
+        "r4c1, r4c9, r6c1 and r6c9 would be a deadly pattern of 1 and 5 (two solutions) unless \
+         r6c1 or r6c9 holds 3 or 6; with r6c2 they hold 3 and 6 between them in row 6, so those \
+         digits leave the rest of row 6"
+    );
+    let w_wing = solve_path(&grid(
+        "700400009008000200000053000480930600005000400006074015000310000009000300500006004",
+    ))
+    .unwrap();
+    assert_eq!(
+        w_wing.steps[13].reason,
+        "r1c3 and r6c2 both hold only 2 and 3, and 3 goes in r9c3 or r9c2 in row 9; were neither \
+         2, both would be 3 and row 9 would have no place for it, so one of them is 2: no cell \
+         seeing both is 2"
     );
     let x_wing = &path.steps[44];
     assert_eq!(

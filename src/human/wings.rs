@@ -1,6 +1,6 @@
-//! Wings and the uniqueness techniques: XY-Wing, XYZ-Wing, unique rectangles (types 1 and 2) and
-//! BUG+1. The uniqueness techniques assume the puzzle has one solution; the solver only runs on
-//! proper puzzles.
+//! Wings and the uniqueness techniques: XY-Wing, XYZ-Wing, the big wings, W-Wing, unique
+//! rectangles (types 1 to 4) and BUG+1. The uniqueness techniques assume the puzzle has one
+//! solution; the solver only runs on proper puzzles.
 
 use super::board::Board;
 use super::{Step, Technique, and_list, cell_list};
@@ -118,6 +118,27 @@ pub(super) fn xyz_wing(board: &Board) -> Option<Step> {
 /// Unique rectangles of type 1 (`type_two` false: three corners are `{a, b}`, so the fourth is
 /// not `a` or `b`) or type 2 (two corners `{a, b}`, two `{a, b, c}`: one of those is `c`).
 pub(super) fn unique_rectangle(board: &Board, kind: u8) -> Option<Step> {
+    find_rectangle(board, |corners, pair| match kind {
+        1 => ur_type_one(board, corners, pair),
+        2 => ur_type_two(board, corners, pair),
+        _ => ur_type_four(board, corners, pair),
+    })
+}
+
+/// Unique rectangle type 3 whose naked subset has `size` digits (Sudoku Explainer: 4.5 plus
+/// 0.1 per digit past the first, so a pair is 4.6, a triple 4.7, a quad 4.8).
+pub(super) fn unique_rectangle_three(board: &Board, size: usize) -> Option<Step> {
+    find_rectangle(board, |corners, pair| {
+        ur_type_three(board, corners, pair, size)
+    })
+}
+
+/// The first step `found` makes of a rectangle: four empty corners in two rows, two columns
+/// and two boxes, all holding the same two digits `pair`, one of them holding nothing else.
+fn find_rectangle(
+    board: &Board,
+    mut found: impl FnMut([usize; 4], u64) -> Option<Step>,
+) -> Option<Step> {
     let side = board.side();
     let shape = board.shape();
     for row1 in 0..side {
@@ -146,13 +167,9 @@ pub(super) fn unique_rectangle(board: &Board, kind: u8) -> Option<Step> {
                     {
                         continue;
                     }
-                    let found = match kind {
-                        1 => ur_type_one(board, corners, pair),
-                        2 => ur_type_two(board, corners, pair),
-                        _ => ur_type_four(board, corners, pair),
-                    };
-                    if found.is_some() {
-                        return found;
+                    let step = found(corners, pair);
+                    if step.is_some() {
+                        return step;
                     }
                 }
             }
@@ -220,6 +237,177 @@ fn ur_type_two(board: &Board, corners: [usize; 4], pair: u64) -> Option<Step> {
         eliminations,
         reason,
     ))
+}
+
+/// W-Wing: cells `A` and `B`, not seeing each other, both `{x, y}`, and a house where `y`
+/// has exactly two places, one seeing `A` and one seeing `B`. Were neither `A` nor `B` `x`,
+/// both would be `y` and the house would have no place left for `y`; so one of them is `x`,
+/// and a cell seeing both is not `x`. It is the alternating inference chain
+/// `x@A = y@A - y@P = y@Q - y@B = x@B` of six nodes, rated as that chain (7.0).
+pub(super) fn w_wing(board: &Board) -> Option<Step> {
+    let shape = board.shape();
+    let bivalue: Vec<usize> = (0..board.cell_count())
+        .filter(|&cell| board.value(cell) == 0 && board.bits(cell).count_ones() == 2)
+        .collect();
+    for (index, &a) in bivalue.iter().enumerate() {
+        for &b in &bivalue[index + 1..] {
+            if board.bits(a) != board.bits(b) || board.sees(a, b) {
+                continue;
+            }
+            let digits: Vec<u8> = crate::model::DigitSet::from_bits(board.bits(a))
+                .iter()
+                .collect();
+            for (which, &link) in digits.iter().enumerate() {
+                let other = digits[1 - which];
+                let eliminations = common_peer_eliminations(board, &[a, b], other);
+                if eliminations.is_empty() {
+                    continue;
+                }
+                for house in 0..board.house_count() {
+                    let positions = board.positions(house, link);
+                    if positions.count_ones() != 2 {
+                        continue;
+                    }
+                    let first =
+                        usize::from(board.house(house)[positions.trailing_zeros() as usize]);
+                    let second =
+                        usize::from(board.house(house)[63 - positions.leading_zeros() as usize]);
+                    if [first, second].iter().any(|&c| c == a || c == b) {
+                        continue;
+                    }
+                    let (near_a, near_b) = if board.sees(first, a) && board.sees(second, b) {
+                        (first, second)
+                    } else if board.sees(second, a) && board.sees(first, b) {
+                        (second, first)
+                    } else {
+                        continue;
+                    };
+                    let reason = format!(
+                        "{} and {} both hold only {} and {}, and {link} goes in {} or {} in {}; \
+                         were neither {other}, both would be {link} and {} would have no place \
+                         for it, so one of them is {other}: no cell seeing both is {other}",
+                        cell_name(shape, a),
+                        cell_name(shape, b),
+                        digits[0],
+                        digits[1],
+                        cell_name(shape, near_a),
+                        cell_name(shape, near_b),
+                        board.house_name(house),
+                        board.house_name(house)
+                    );
+                    return Some(Step::eliminating(
+                        Technique::WWing,
+                        vec![a, near_a, near_b, b],
+                        eliminations,
+                        reason,
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Unique rectangle type 3: two corners are `{a, b}`, the other two (the roof, in one house)
+/// hold `a`, `b` and other digits; one roof cell must take one of those other digits (or the
+/// rectangle is a deadly pattern), so the roof acts as one cell holding them. With `size - 1`
+/// more cells of the house it makes a naked subset of `size` digits, which leave the house's
+/// other cells.
+fn ur_type_three(board: &Board, corners: [usize; 4], pair: u64, size: usize) -> Option<Step> {
+    let roof: Vec<usize> = corners
+        .iter()
+        .copied()
+        .filter(|&c| board.bits(c) != pair)
+        .collect();
+    let [first, second] = roof[..] else {
+        return None;
+    };
+    let extra = (board.bits(first) | board.bits(second)) & !pair;
+    // One extra digit is type 2; more than `size` cannot make a subset of `size`.
+    if extra.count_ones() < 2 || extra.count_ones() as usize > size {
+        return None;
+    }
+    let shape = board.shape();
+    for house in board.houses_of(first) {
+        if !board.houses_of(second).contains(&house) {
+            continue;
+        }
+        let others: Vec<usize> = board
+            .house(house)
+            .iter()
+            .map(|&cell| usize::from(cell))
+            .filter(|&cell| {
+                cell != first
+                    && cell != second
+                    && board.value(cell) == 0
+                    && board.bits(cell).count_ones() as usize <= size
+            })
+            .collect();
+        let step = super::basic::first_combination(&others, size - 1, &mut |chosen: &[usize]| {
+            let digits = chosen
+                .iter()
+                .fold(extra, |acc, &cell| acc | board.bits(cell));
+            if digits.count_ones() as usize != size {
+                return None;
+            }
+            let eliminations: Vec<(usize, u8)> = board
+                .house(house)
+                .iter()
+                .map(|&cell| usize::from(cell))
+                .filter(|&cell| cell != first && cell != second && !chosen.contains(&cell))
+                .flat_map(|cell| {
+                    crate::model::DigitSet::from_bits(board.bits(cell) & digits)
+                        .iter()
+                        .map(move |digit| (cell, digit))
+                })
+                .collect();
+            if eliminations.is_empty() {
+                return None;
+            }
+            let pair_digits: Vec<u8> = crate::model::DigitSet::from_bits(pair).iter().collect();
+            let extra_digits: Vec<u8> = crate::model::DigitSet::from_bits(extra).iter().collect();
+            let subset_digits: Vec<u8> = crate::model::DigitSet::from_bits(digits).iter().collect();
+            let reason = format!(
+                "{} would be a deadly pattern of {} and {} (two solutions) unless {} or {} holds \
+                 {}; with {} they hold {} between them in {}, so those digits leave the rest of \
+                 {}",
+                cell_list(shape, &corners),
+                pair_digits[0],
+                pair_digits[1],
+                cell_name(shape, first),
+                cell_name(shape, second),
+                or_list(&extra_digits),
+                cell_list(shape, chosen),
+                and_list(&subset_digits),
+                board.house_name(house),
+                board.house_name(house)
+            );
+            let mut cells = corners.to_vec();
+            cells.extend_from_slice(chosen);
+            let mut step =
+                Step::eliminating(Technique::UniqueRectangle3, cells, eliminations, reason);
+            step.difficulty = 45 + size as u32 - 1;
+            Some(step)
+        });
+        if step.is_some() {
+            return step;
+        }
+    }
+    None
+}
+
+/// `3 or 7`, `3, 7 or 9`.
+fn or_list(digits: &[u8]) -> String {
+    match digits {
+        [init @ .., last] if !init.is_empty() => format!(
+            "{} or {last}",
+            init.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => and_list(digits),
+    }
 }
 
 /// Unique rectangle type 4: two corners are `{a, b}`, the other two (the roof, in one house)

@@ -9,10 +9,17 @@
 //! labelled axis (linear, or log on request). `#step=N` in the address steps N times on load
 //! (`#step=end` to the end), and `keys=ArrowRight,Home,...` after it presses those keys: the
 //! browser test uses both.
+//!
+//! With a human path ([`render_with_path`]), a panel "how a person solves it" stands beside the
+//! searches: the path of easiest steps as a list, each step clickable, and a board showing the
+//! candidates before the chosen step with its pattern cells, placements and eliminations
+//! marked (`#human=N` in the address selects step N on load, `#human=end` the end).
 
 use serde_json::{Value, json};
 
 use super::{Trace, describe};
+use crate::human::{self, format_tenths};
+use crate::model::Shape;
 use crate::strategy::{Counter, Event};
 
 /// Event kinds in the page's compact form `[kind, depth, nodes, a, b]`.
@@ -67,10 +74,49 @@ fn trace_data(trace: &Trace) -> Value {
     })
 }
 
+/// The path of easiest steps as the page replays it: per step its words, pattern cells,
+/// placements and eliminations as `[cell, digit]`.
+fn path_data(shape: Shape, path: &human::Path) -> Value {
+    let pairs = |pairs: &[(usize, u8)]| -> Vec<Value> {
+        pairs
+            .iter()
+            .map(|&(cell, digit)| json!([cell, digit]))
+            .collect()
+    };
+    let steps: Vec<Value> = path
+        .steps
+        .iter()
+        .map(|step| {
+            json!({
+                "name": step.technique.name(),
+                "difficulty": format_tenths(step.difficulty),
+                "effect": step.effect(shape),
+                "reason": step.reason,
+                "cells": step.cells,
+                "place": pairs(&step.placements),
+                "remove": pairs(&step.eliminations),
+            })
+        })
+        .collect();
+    json!({
+        "solved": path.solved,
+        "rating": format_tenths(path.difficulty()),
+        "hardest": path.hardest().map(human::Technique::name),
+        "steps": steps,
+    })
+}
+
 /// Renders the page for traces of one puzzle (one or more strategies).
 pub fn render(traces: &[Trace]) -> String {
+    render_with_path(traces, None)
+}
+
+/// Renders the page for traces of one puzzle, with the path of easiest steps of the same
+/// puzzle beside them when `path` is given.
+pub fn render_with_path(traces: &[Trace], path: Option<&human::Path>) -> String {
     let first = &traces[0];
-    let data = json!({
+    let shape = first.shape();
+    let mut data = json!({
         "puzzle": first.puzzle,
         "side": first.side,
         "boxRows": first.box_shape.0,
@@ -78,6 +124,9 @@ pub fn render(traces: &[Trace]) -> String {
         "givens": first.cells,
         "traces": traces.iter().map(trace_data).collect::<Vec<_>>(),
     });
+    if let Some(path) = path {
+        data["human"] = path_data(shape, path);
+    }
     // JSON inside a script element: "</" must not close it.
     let data = data.to_string().replace("</", "<\\/");
     let title = traces
@@ -118,6 +167,16 @@ td .cand{font-size:9px;color:#888;line-height:1.05;display:block;letter-spacing:
   vertical-align:-1px}
 #chart-head{display:flex;gap:1.5em;align-items:baseline;flex-wrap:wrap}
 #chart-head h2{font-size:1.1em;margin:0}
+.human{max-width:34em}
+table.board td.pattern{background:#e3f2fd}
+table.board td.put{background:#c8e6c9}
+table.board td.lose{background:#ffebee}
+td .cand b{color:#2e7d32}td .cand s{color:#c62828}
+#human-steps{max-height:22em;overflow-y:auto;font-size:13px;margin:.3em 0;padding-left:2.8em}
+#human-steps li{cursor:pointer;padding:1px 3px}
+#human-steps li:hover{background:#f1f1f1}
+#human-steps li.chosen{background:#ffe082}
+#human-step{font-size:13px;margin:.3em 0;min-height:3.2em;white-space:pre-line}
 </style></head><body>
 <h1>sudolab trace: {{TITLE}}</h1>
 <div id="controls">
@@ -151,7 +210,8 @@ const panels = data.traces.map((t, k) => {
   const div = document.createElement("div");
   div.className = "panel";
   const title = document.createElement("h2");
-  title.textContent = t.strategy + " (" + t.nodes + " nodes, " + t.events.length + " events)";
+  title.textContent = (data.human ? "How backtracking does it: " : "") + t.strategy + " (" +
+    t.nodes + " nodes, " + t.events.length + " events)";
   div.appendChild(title);
   const table = document.createElement("table");
   table.className = "board";
@@ -188,6 +248,115 @@ const panels = data.traces.map((t, k) => {
     placements: 0, backtracks: 0};
 });
 const longest = Math.max(...data.traces.map(t => t.events.length));
+
+// How a person solves it: the path of easiest steps, beside the searches. The board shows the
+// candidates before the chosen step (each step's eliminations carried over from the earlier
+// ones), its pattern cells, its placements (green) and its eliminations (struck, red).
+function peersOf(cell) {
+  const r = Math.floor(cell / n), c = cell % n, out = [];
+  for (let i = 0; i < n; i++) { out.push(r * n + i, i * n + c); }
+  const r0 = r - r % br, c0 = c - c % bc;
+  for (let i = 0; i < br; i++) for (let j = 0; j < bc; j++) out.push((r0 + i) * n + c0 + j);
+  return out.filter(p => p !== cell);
+}
+const human = data.human ? (() => {
+  const h = data.human;
+  const div = document.createElement("div");
+  div.className = "panel human";
+  div.id = "human";
+  const title = document.createElement("h2");
+  title.textContent = "How a person solves it: " + h.steps.length + " steps, " +
+    (h.solved ? "rating " + h.rating + (h.hardest ? " (" + h.hardest + ")" : "")
+      : "stopped: no technique the solver knows applies (hardest so far " + h.rating + ")");
+  div.appendChild(title);
+  const table = document.createElement("table");
+  table.className = "board";
+  table.id = "human-board";
+  const cells = [];
+  const size = Math.max(22, Math.min(44, Math.floor(400 / n)));
+  for (let r = 0; r < n; r++) {
+    const tr = document.createElement("tr");
+    for (let c = 0; c < n; c++) {
+      const td = document.createElement("td");
+      td.id = "human-cell-" + (r * n + c);
+      td.style.width = td.style.height = size + "px";
+      if (r % br === 0) td.style.borderTop = "2px solid #333";
+      if (c % bc === 0) td.style.borderLeft = "2px solid #333";
+      if (r === n - 1) td.style.borderBottom = "2px solid #333";
+      if (c === n - 1) td.style.borderRight = "2px solid #333";
+      tr.appendChild(td);
+      cells.push(td);
+    }
+    table.appendChild(tr);
+  }
+  div.appendChild(table);
+  const nav = document.createElement("div");
+  nav.innerHTML = '<button id="human-back">&#x25C0; step</button> ' +
+    '<button id="human-forward">step &#x25B6;</button> <span id="human-at"></span>';
+  div.appendChild(nav);
+  const words = document.createElement("div");
+  words.id = "human-step";
+  div.appendChild(words);
+  const list = document.createElement("ol");
+  list.id = "human-steps";
+  h.steps.forEach((s, k) => {
+    const li = document.createElement("li");
+    li.textContent = s.difficulty + " " + s.name + ": " + s.effect;
+    li.onclick = () => showHuman(k);
+    list.appendChild(li);
+  });
+  div.appendChild(list);
+  document.getElementById("panels").appendChild(div);
+  return {h, cells, words, list, chosen: 0};
+})() : null;
+// The board before step k (k = the number of steps: the end): values and candidate sets.
+function humanBoard(k) {
+  const values = data.givens.slice();
+  const cands = values.map((v, i) => v ? new Set() : new Set(candidateDigits(values, i)));
+  for (const s of human.h.steps.slice(0, k)) {
+    for (const [cell, d] of s.place) {
+      values[cell] = d;
+      cands[cell] = new Set();
+      for (const p of peersOf(cell)) cands[p].delete(d);
+    }
+    for (const [cell, d] of s.remove) cands[cell].delete(d);
+  }
+  return {values, cands};
+}
+function showHuman(k) {
+  const steps = human.h.steps;
+  human.chosen = Math.max(0, Math.min(k, steps.length));
+  const at = human.chosen, s = at < steps.length ? steps[at] : null;
+  const {values, cands} = humanBoard(at);
+  const put = new Map(s ? s.place.map(([c, d]) => [c, d]) : []);
+  const lose = new Map();
+  if (s) for (const [c, d] of s.remove) { if (!lose.has(c)) lose.set(c, []); lose.get(c).push(d); }
+  human.cells.forEach((td, i) => {
+    const v = values[i];
+    td.className = data.givens[i] ? "given" : (v ? "placed" : "");
+    if (s && s.cells.includes(i)) td.classList.add("pattern");
+    if (put.has(i)) td.classList.add("put");
+    if (lose.has(i)) td.classList.add("lose");
+    td.title = lose.has(i) ? "removed: " + lose.get(i).map(sym).join(", ") : "";
+    if (v) { td.textContent = sym(v); return; }
+    if (n > 9) { td.textContent = put.has(i) ? sym(put.get(i)) : ""; return; }
+    const shown = [...cands[i]].sort((a, b) => a - b).map(d =>
+      put.get(i) === d ? "<b>" + sym(d) + "</b>"
+        : (lose.get(i) || []).includes(d) ? "<s>" + sym(d) + "</s>" : sym(d));
+    td.innerHTML = '<span class="cand">' + shown.join("") + "</span>";
+  });
+  [...human.list.children].forEach((li, j) => li.className = j === at ? "chosen" : "");
+  if (s) human.list.children[at].scrollIntoView({block: "nearest"});
+  document.getElementById("human-at").textContent = s
+    ? "step " + (at + 1) + " of " + steps.length : "the end (" + steps.length + " steps)";
+  human.words.textContent = s
+    ? s.difficulty + " " + s.name + ": " + s.effect + "\n" + s.reason
+    : (human.h.solved ? "solved" : "stopped: no technique the solver knows applies");
+}
+if (human) {
+  document.getElementById("human-back").onclick = () => showHuman(human.chosen - 1);
+  document.getElementById("human-forward").onclick = () => showHuman(human.chosen + 1);
+}
 let step = 0, timer = null;
 
 function apply(p, i) {
@@ -213,16 +382,17 @@ function back() {
   step--;
   for (const p of panels) if (p.applied > step) { p.applied--; unapply(p, step); }
 }
-function candidates(board, cell) {
+function candidateDigits(board, cell) {
   const r = Math.floor(cell / n), c = cell % n;
   const used = new Set();
   for (let i = 0; i < n; i++) { used.add(board[r * n + i]); used.add(board[i * n + c]); }
   const r0 = r - r % br, c0 = c - c % bc;
   for (let i = 0; i < br; i++) for (let j = 0; j < bc; j++) used.add(board[(r0 + i) * n + c0 + j]);
   const out = [];
-  for (let v = 1; v <= n; v++) if (!used.has(v)) out.push(sym(v));
+  for (let v = 1; v <= n; v++) if (!used.has(v)) out.push(v);
   return out;
 }
+function candidates(board, cell) { return candidateDigits(board, cell).map(sym); }
 // The cells an exact-cover item stands for: p3.7 = cell r3c7, r3.5 = row 3, c7.5 = column 7,
 // b2.5 = box 2.
 function itemCells(name) {
@@ -378,6 +548,10 @@ drawChart();
 const hash = /step=(\w+)/.exec(location.hash);
 if (hash) { if (hash[1] === "end") { while (forward()); } else { for (let i = 0; i < +hash[1]; i++) forward(); } }
 draw();
+if (human) {
+  const chosen = /human=(\w+)/.exec(location.hash);
+  showHuman(!chosen ? 0 : chosen[1] === "end" ? human.h.steps.length : +chosen[1] - 1);
+}
 // keys=ArrowRight,Home,...: the keys pressed in turn, through the page's own key handler.
 const keys = /keys=([\w,]+)/.exec(location.hash);
 if (keys) for (const k of keys[1].split(",")) document.dispatchEvent(new KeyboardEvent("keydown", {key: k}));

@@ -61,7 +61,8 @@ fn puzzles_without_one_solution_are_not_rated() {
     assert_eq!(
         run.stdout,
         "<arg 1>:1\tnot a proper puzzle: it has several solutions\n\
-         <arg 2>:1\t1.2\thidden single (box)\tsteps=12\tfast_nodes=1\tfast_guesses=0\n\
+         <arg 2>:1\t1.2\thidden single (box)\tsteps=12\tfast_nodes=1\tfast_guesses=0\t\
+         propagation=naked-singles\tte=0\n\
          <arg 3>:1\tnot a proper puzzle: it has no solution\n"
     );
     let run = sudolab(&["hint", "................"], "");
@@ -88,6 +89,35 @@ fn rate_writes_json_lines() {
     assert_eq!(rated["hardest"], "hidden-single-box");
     assert_eq!(rated["proper"], true);
     assert_eq!(rated["steps"], 12);
+    assert_eq!(rated["propagation"], "naked-singles");
+    assert_eq!(rated["te_depth"], 0);
+    assert_eq!(rated.get("te_depth_above"), None);
+}
+
+/// The T&E depth beyond the deepest level tried: line 3 of the bundled 16x16 file, which T&E(1)
+/// (the deepest tried above 9x9) leaves open.
+#[test]
+fn rate_says_when_the_te_depth_is_beyond_the_levels_tried() {
+    let text = std::fs::read_to_string("corpora/generated/16x16.txt").unwrap();
+    let puzzle = text
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let run = sudolab(&["rate", "--json", puzzle], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rated: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(rated["propagation"], Value::Null);
+    assert_eq!(rated["te_depth"], Value::Null);
+    assert_eq!(rated["te_depth_above"], 1);
+    let run = sudolab(&["rate", puzzle], "");
+    assert!(
+        run.stdout.ends_with("\tpropagation=none\tte>1\n"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -250,6 +280,120 @@ fn a_puzzle_beyond_the_solver_stops_at_a_named_technique() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        "<arg 1>:1\tstopped\tafter dynamic forcing chain\tsteps=27\tfast_nodes=78\tfast_guesses=77\n"
+        "<arg 1>:1\tstopped\tafter dynamic forcing chain\tsteps=27\tfast_nodes=78\tfast_guesses=77\t\
+         propagation=none\tte=2\n"
+    );
+}
+
+/// `generate --technique`, `--propagation` and `--te-depth`: the kept puzzles, re-rated, have
+/// what was asked.
+#[test]
+fn generate_keeps_puzzles_by_technique_propagation_and_te_depth() {
+    let run = sudolab(
+        &[
+            "generate",
+            "-c",
+            "2",
+            "--seed",
+            "1",
+            "--technique",
+            "x-wing",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "34.57............8..69..5......46.71.6.....392..3....6.5...269..3..6...7.........\n\
+         41.5...9.....6..5..5643...8....83......7..9..3.8...27...7..4....31...5.4...35....\n"
+    );
+    for puzzle in run.stdout.lines() {
+        let steps = sudolab(&["steps", "--json", puzzle], "");
+        let path: Value = serde_json::from_str(steps.stdout.trim()).unwrap();
+        let uses_x_wing = path["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|step| step["technique"] == "x-wing");
+        assert!(uses_x_wing, "{puzzle}");
+    }
+    let run = sudolab(
+        &[
+            "generate",
+            "-c",
+            "2",
+            "--seed",
+            "1",
+            "--propagation",
+            "house-consistency",
+            "--te-depth",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut args = vec!["rate"];
+    args.extend(run.stdout.lines());
+    let rated = sudolab(&args, "");
+    assert_eq!(rated.stdout.lines().count(), 2);
+    for line in rated.stdout.lines() {
+        assert!(
+            line.ends_with("\tpropagation=house-consistency\tte=1"),
+            "{line}"
+        );
+    }
+}
+
+/// Unknown names list the valid ones; a filter nothing passes gives up with its reason.
+#[test]
+fn generate_filters_refuse_unknown_names_and_give_up_with_a_reason() {
+    let run = sudolab(&["generate", "-c", "1", "--technique", "x wing"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        "error: invalid value 'x wing' for '--technique <T>': unknown technique 'x wing'; \
+         expected one of full-house, hidden-single-box, hidden-single-line, naked-single, \
+         pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, swordfish, \
+         hidden-triple, xy-wing, xyz-wing, unique-rectangle1, unique-rectangle2, unique-rectangle3, \
+         unique-rectangle4, naked-quad, jellyfish, hidden-quad, wxyz-wing, bug1, vwxyz-wing, \
+         x-chain, xy-chain, w-wing, aic, forcing-chain, cell-forcing-chain, dynamic-forcing-chain, \
+         dynamic-cell-forcing-chain"
+    );
+    let run = sudolab(&["generate", "-c", "1", "--propagation", "gac"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        "error: invalid value 'gac' for '--propagation <LEVEL>': unknown propagation level \
+         'gac'; expected one of naked-singles, hidden-singles, locked-candidates, \
+         house-consistency, none"
+    );
+    // Singles solve every generated 4x4 puzzle: the filter gives up with its reason.
+    let run = sudolab(
+        &["generate", "--size", "4", "-c", "1", "--te-depth", "1"],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --te-depth 1: 10000 candidates in a row on 2x2 boxes were rejected (such \
+         puzzles are rare or absent among this generator's); generate without it, or with \
+         another filter\n"
+    );
+    let run = sudolab(
+        &[
+            "generate",
+            "-c",
+            "1",
+            "--technique",
+            "x-wing",
+            "--shard",
+            "1/2",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("sudolab: --shard splits the puzzles by index")
     );
 }

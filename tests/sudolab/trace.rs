@@ -149,3 +149,42 @@ fn explain_cover_prints_the_matrix_with_givens() {
             .contains("sides up to 6 (9x9 has 729 options and 324 items)")
     );
 }
+
+/// `trace --human`: the person's path goes into the page's data beside the searches; other
+/// forms and puzzles without one solution are refused with the reason.
+#[test]
+fn trace_human_puts_the_path_of_easiest_steps_on_the_page() {
+    let run = sudolab(
+        &[
+            "trace",
+            "4..3.....1....2.",
+            "-s",
+            "mrv",
+            "--human",
+            "-o",
+            "html",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(
+        "\"human\":{\"hardest\":\"hidden single (box)\",\"rating\":\"1.2\",\"solved\":true,\
+         \"steps\":[{\"cells\":[4],\"difficulty\":\"1.2\",\"effect\":\"r2c1 = 1\","
+    ));
+    assert!(run.stdout.contains("How a person solves it: "));
+    let run = sudolab(&["trace", "4..3.....1....2.", "-s", "mrv"], "");
+    assert!(!run.stdout.contains("\"human\""));
+    let run = sudolab(&["trace", "4..3.....1....2.", "--human"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --human draws a person's path on the html page: add -o html or --report \
+         FILE.html\n"
+    );
+    let run = sudolab(&["trace", "................", "--human", "-o", "html"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --human: not a proper puzzle: it has several solutions\n"
+    );
+}
