@@ -27,6 +27,41 @@ struct Case {
     verdict: String,
     solution: Option<String>,
     count: Option<u64>,
+    /// Variant rules by name (`--variant`).
+    variant: Option<String>,
+    /// Variant rules in full, as the JSON form writes them.
+    rules: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl Case {
+    /// The puzzle as sudolab reads it on standard input, and the reading arguments: the line
+    /// form (with `--box` or `--variant`), or a JSON object carrying the rules.
+    fn input(&self) -> (String, Vec<String>) {
+        let puzzle: String = self.puzzle.split_whitespace().collect();
+        if let Some(rules) = &self.rules {
+            let mut object = rules.clone();
+            if let Some(names) = &self.variant {
+                // Named rules join the written ones: a JSON puzzle keeps its own rules.
+                let named = names
+                    .parse::<sudolab::model::Features>()
+                    .expect("variant names")
+                    .spec();
+                if let Ok(serde_json::Value::Object(named)) = serde_json::to_value(named) {
+                    object.extend(named);
+                }
+            }
+            object.insert("cells".into(), serde_json::Value::String(puzzle));
+            return (serde_json::Value::Object(object).to_string(), Vec::new());
+        }
+        let mut args = Vec::new();
+        if let Some(shape) = &self.box_shape {
+            args.extend(["--box".to_string(), shape.clone()]);
+        }
+        if let Some(names) = &self.variant {
+            args.extend(["--variant".to_string(), names.clone()]);
+        }
+        (format!("{puzzle}\n"), args)
+    }
 }
 
 fn solver() -> String {
@@ -80,6 +115,35 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
+/// The case's puzzle as sudolab's reader makes it, rules included.
+fn read_case(input: &str, read_args: &[String]) -> sudolab::model::Grid {
+    let shape = read_args
+        .iter()
+        .position(|arg| arg == "--box")
+        .map(|at| read_args[at + 1].parse().expect("a box"));
+    let spec = read_args
+        .iter()
+        .position(|arg| arg == "--variant")
+        .map(|at| {
+            read_args[at + 1]
+                .parse::<sudolab::model::Features>()
+                .expect("variant names")
+                .spec()
+        });
+    let reader = sudolab::corpus::Reader::new(
+        input.as_bytes(),
+        sudolab::corpus::Format::Auto,
+        shape,
+    )
+    .with_variant(spec);
+    reader
+        .into_iter()
+        .next()
+        .expect("one puzzle")
+        .expect("a valid case")
+        .puzzle
+}
+
 #[test]
 fn an_outside_solver_agrees_on_every_bundled_case() {
     let solver = solver();
@@ -88,12 +152,8 @@ fn an_outside_solver_agrees_on_every_bundled_case() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for case in cases() {
-        let puzzle: String = case.puzzle.split_whitespace().collect();
-        let box_args: Vec<&str> = case
-            .box_shape
-            .as_deref()
-            .map(|shape| vec!["--box", shape])
-            .unwrap_or_default();
+        let (input, read_args) = case.input();
+        let box_args: Vec<&str> = read_args.iter().map(String::as_str).collect();
         let expected_count = case.count.unwrap_or_else(|| match case.verdict.as_str() {
             "none" => 0,
             "unique" => 1,
@@ -103,7 +163,7 @@ fn an_outside_solver_agrees_on_every_bundled_case() {
             let label = format!("{} ({encoding})", case.name);
             let mut args = vec!["export", "cnf", "--encoding", encoding];
             args.extend(&box_args);
-            let (code, cnf) = sudolab(&args, &format!("{puzzle}\n"));
+            let (code, cnf) = sudolab(&args, &input);
             assert_eq!(code, 0, "{label}: export failed");
             let cnf_path = temp.join("puzzle.cnf");
             std::fs::write(&cnf_path, &cnf).unwrap();
@@ -150,19 +210,15 @@ fn an_outside_solver_agrees_on_every_bundled_case() {
                 }
                 // Every sudolab engine that takes the shape finds the same grid first when unique.
                 if expected_count == 1 {
-                    let box_shape = case.box_shape.as_ref().map(|b| b.parse().expect("a box"));
-                    let shape = sudolab::model::parse_line_record(puzzle.as_bytes(), box_shape, 1)
-                        .expect("a valid case")
-                        .puzzle
-                        .shape();
+                    let grid = read_case(&input, &read_args);
                     for engine in sudolab::strategy::registry() {
-                        if engine.supports(shape).is_err() {
+                        if engine.accepts(&grid).is_err() {
                             continue;
                         }
                         let strategy = engine.name();
                         let mut args = vec!["solve", "--strategy", strategy];
                         args.extend(&box_args);
-                        let (_, ours) = sudolab(&args, &format!("{puzzle}\n"));
+                        let (_, ours) = sudolab(&args, &input);
                         if ours.trim() != decoded.trim() {
                             failures.push(format!(
                                 "{label}: {strategy} solved {ours:?}, {solver} {decoded:?}"
