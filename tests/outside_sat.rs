@@ -130,12 +130,9 @@ fn read_case(input: &str, read_args: &[String]) -> sudolab::model::Grid {
                 .expect("variant names")
                 .spec()
         });
-    let reader = sudolab::corpus::Reader::new(
-        input.as_bytes(),
-        sudolab::corpus::Format::Auto,
-        shape,
-    )
-    .with_variant(spec);
+    let reader =
+        sudolab::corpus::Reader::new(input.as_bytes(), sudolab::corpus::Format::Auto, shape)
+            .with_variant(spec);
     reader
         .into_iter()
         .next()

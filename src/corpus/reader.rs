@@ -239,7 +239,9 @@ impl<R: BufRead> Reader<R> {
             && tokens.all(|token| {
                 token.len() <= 2 && token.iter().all(|&b| b.is_ascii_digit() || b == b'.')
             });
-        self.mode = if looks_like_row || is_char_row(trimmed.trim_ascii_end()) {
+        let boxless = self.boxless();
+        let trimmed = self.line.trim_ascii();
+        self.mode = if looks_like_row || is_char_row(trimmed, boxless) {
             Mode::Grid
         } else {
             Mode::Line
@@ -345,10 +347,11 @@ fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
 /// Whether a first line is a row of a grid written as symbols with no separator (`53..7....`,
 /// the .sdk form): one token whose length is a side with a default box shape but not the
 /// length of a line-form puzzle (9 symbols are a 9x9 row, 16 a 4x4 puzzle), at least 6.
-fn is_char_row(token: &[u8]) -> bool {
+fn is_char_row(token: &[u8], boxless: bool) -> bool {
     let len = token.len();
-    let line_form =
-        (1..=MAX_LINE_SIDE).any(|side| side * side == len && Shape::for_side(side).is_ok());
+    // A boxless variant (`--variant latin`) reads a line of any square length as a puzzle.
+    let line_form = (1..=MAX_LINE_SIDE)
+        .any(|side| side * side == len && (boxless || Shape::for_side(side).is_ok()));
     // From 6 up: a 4-symbol line is more likely a line-form puzzle missing its box shape.
     (6..=MAX_LINE_SIDE).contains(&len)
         && !line_form
