@@ -52,6 +52,9 @@ pub(crate) struct CountArgs {
     budget: BudgetArgs,
 
     #[command(flatten)]
+    order: super::OrderArgs,
+
+    #[command(flatten)]
     shard: ShardArgs,
 }
 
@@ -59,7 +62,12 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let strategy = strategy_named(&args.strategy)?;
     args.budget.check(strategy)?;
     let limit = if args.all { 0 } else { args.limit };
-    let plan = Plan::new(&[strategy], &args.budget.limits().with_max_solutions(limit));
+    args.order.check(strategy, limit)?;
+    let limits = args
+        .order
+        .apply(args.budget.limits())
+        .with_max_solutions(limit);
+    let plan = Plan::new(&[strategy], &limits);
     let mut out = Out::new();
     let status = for_each_record_in_parallel(
         &args.input,

@@ -346,6 +346,51 @@ impl BudgetArgs {
     }
 }
 
+/// The search order of engines that can randomize it (`mrv`), for heavy-tail experiments.
+#[derive(Debug, Args)]
+struct OrderArgs {
+    /// Break ties between the most constrained cells at random and try values in a random
+    /// order, from this seed (mrv only; the same seed gives the same search). Without it, the
+    /// textbook order: the first such cell in row-major order, values ascending.
+    #[arg(long, value_name = "SEED")]
+    randomize: Option<u64>,
+
+    /// Restart the randomized search for one solution after a node cutoff that grows by a
+    /// schedule: luby[:UNIT] (UNIT x 1, 1, 2, 1, 1, 2, 4, ...) or geometric[:UNIT[:FACTOR]]
+    /// (UNIT, then FACTOR times the last); UNIT defaults to 100 nodes, FACTOR to 1.5. Needs
+    /// --randomize and a search for one solution (solve, or count --limit 1).
+    #[arg(long, value_name = "SCHEDULE", requires = "randomize")]
+    restarts: Option<strategy::Restarts>,
+}
+
+impl OrderArgs {
+    /// Refuses an order the engine cannot follow, and restarts on a search for more than one
+    /// solution (a restarted run would find its solutions again).
+    fn check(&self, strategy: &dyn Strategy, solution_limit: u64) -> anyhow::Result<()> {
+        if self.randomize.is_some() && !strategy.randomizes() {
+            anyhow::bail!(
+                "--randomize: {} searches in its own fixed order; mrv randomizes its ties and \
+                 value order",
+                strategy.name()
+            );
+        }
+        if self.restarts.is_some() && solution_limit != 1 {
+            anyhow::bail!(
+                "--restarts finds one solution (a restarted run would find earlier solutions \
+                 again): use solve, or count --limit 1"
+            );
+        }
+        Ok(())
+    }
+
+    /// `limits` with this order.
+    fn apply(&self, mut limits: Limits) -> Limits {
+        limits.randomize = self.randomize;
+        limits.restarts = self.restarts;
+        limits
+    }
+}
+
 /// Parses `500ms`, `10s`, `2m`, `1h` or a bare number of seconds; `none` is zero.
 fn parse_duration(text: &str) -> Result<Duration, String> {
     sudolab::experiment::parse_duration(text)

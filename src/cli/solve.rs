@@ -33,12 +33,17 @@ pub(crate) struct SolveArgs {
 
     #[command(flatten)]
     budget: BudgetArgs,
+
+    #[command(flatten)]
+    order: super::OrderArgs,
 }
 
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let strategy = strategy_named(&args.strategy)?;
     args.budget.check(strategy)?;
-    let plan = Plan::new(&[strategy], &args.budget.limits().with_max_solutions(1));
+    args.order.check(strategy, 1)?;
+    let limits = args.order.apply(args.budget.limits()).with_max_solutions(1);
+    let plan = Plan::new(&[strategy], &limits);
     let mut scratch = Scratch::default();
     let mut ordinal = 0;
     let mut out = Out::new();

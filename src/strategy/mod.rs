@@ -55,6 +55,108 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// Stop when this flag becomes true (set from another thread, for example on Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Break ties between equally good choices at random and try values in a random order,
+    /// from this seed (engines whose [`Strategy::randomizes`] is true); `None`: the textbook
+    /// order.
+    pub randomize: Option<u64>,
+    /// Restart a randomized search for one solution after a node cutoff that grows by this
+    /// schedule (heavy-tail experiments; Gomes, Selman and Kautz, AAAI 1998).
+    pub restarts: Option<Restarts>,
+}
+
+/// A restart schedule: the node cutoff of run `k` (from 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Restarts {
+    /// `unit` times the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman,
+    /// 1993: within a log factor of the best fixed cutoff for any run-time distribution).
+    Luby {
+        /// Nodes per step of the sequence.
+        unit: u64,
+    },
+    /// `unit`, then each cutoff `factor` times the one before.
+    Geometric {
+        /// The first cutoff, in nodes.
+        unit: u64,
+        /// The growth per run, above 1.
+        factor: f64,
+    },
+}
+
+impl Restarts {
+    /// The node cutoff of run `run` (1, 2, ...).
+    pub fn cutoff(self, run: u32) -> u64 {
+        match self {
+            Restarts::Luby { unit } => unit.saturating_mul(luby(u64::from(run.max(1)))),
+            Restarts::Geometric { unit, factor } => {
+                let grown =
+                    unit as f64 * factor.powi(i32::try_from(run.max(1) - 1).unwrap_or(i32::MAX));
+                if grown >= u64::MAX as f64 {
+                    u64::MAX
+                } else {
+                    grown.ceil() as u64
+                }
+            }
+        }
+    }
+}
+
+/// The Luby sequence from `index` 1: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
+fn luby(mut index: u64) -> u64 {
+    loop {
+        let bits = 64 - index.leading_zeros();
+        if index == (1u64 << bits) - 1 {
+            return 1u64 << (bits - 1);
+        }
+        index = index - (1u64 << (bits - 1)) + 1;
+    }
+}
+
+impl std::str::FromStr for Restarts {
+    type Err = String;
+
+    /// `luby`, `luby:UNIT`, `geometric`, `geometric:UNIT` or `geometric:UNIT:FACTOR`
+    /// (defaults: unit 100 nodes, factor 1.5).
+    fn from_str(text: &str) -> Result<Restarts, String> {
+        let mut parts = text.trim().split(':');
+        let kind = parts.next().unwrap_or_default();
+        let unit = match parts.next() {
+            Some(unit) => unit
+                .parse::<u64>()
+                .ok()
+                .filter(|&unit| unit > 0)
+                .ok_or_else(|| {
+                    format!("expected a cutoff unit of 1 node or more, found '{unit}'")
+                })?,
+            None => 100,
+        };
+        let restarts = match kind {
+            "luby" => Restarts::Luby { unit },
+            "geometric" => {
+                let factor = match parts.next() {
+                    Some(factor) => factor
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|&factor| factor > 1.0 && factor.is_finite())
+                        .ok_or_else(|| {
+                            format!("expected a growth factor above 1, found '{factor}'")
+                        })?,
+                    None => 1.5,
+                };
+                Restarts::Geometric { unit, factor }
+            }
+            _ => {
+                return Err(format!(
+                    "expected luby[:UNIT] or geometric[:UNIT[:FACTOR]], found '{text}'"
+                ));
+            }
+        };
+        if parts.next().is_some() {
+            return Err(format!(
+                "expected luby[:UNIT] or geometric[:UNIT[:FACTOR]], found '{text}'"
+            ));
+        }
+        Ok(restarts)
+    }
 }
 
 impl Limits {
@@ -314,6 +416,12 @@ pub trait Strategy: Send + Sync {
     fn search(&self, puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(&Grid))
     -> Outcome;
 
+    /// Whether the engine follows [`Limits::randomize`] and [`Limits::restarts`] (`mrv`); the
+    /// others search in their own fixed order and refuse them on the command line.
+    fn randomizes(&self) -> bool {
+        false
+    }
+
     /// Whether [`Strategy::search_observed`] reports events (the engines the `trace` command
     /// takes).
     fn traceable(&self) -> bool {
@@ -470,6 +578,37 @@ pub(crate) fn answer_without_search(strategy: &dyn Strategy, puzzle: &Grid) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn restart_schedules() {
+        let luby: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(luby, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+        let schedule: Restarts = "luby:10".parse().unwrap();
+        assert_eq!(
+            (1..=7).map(|run| schedule.cutoff(run)).collect::<Vec<_>>(),
+            [10, 10, 20, 10, 10, 20, 40]
+        );
+        let schedule: Restarts = "geometric:100:2".parse().unwrap();
+        assert_eq!(
+            (1..=4).map(|run| schedule.cutoff(run)).collect::<Vec<_>>(),
+            [100, 200, 400, 800]
+        );
+        assert_eq!(
+            "geometric".parse::<Restarts>().unwrap(),
+            Restarts::Geometric {
+                unit: 100,
+                factor: 1.5
+            }
+        );
+        assert_eq!(
+            "geometric:100:1".parse::<Restarts>().unwrap_err(),
+            "expected a growth factor above 1, found '1'"
+        );
+        assert_eq!(
+            "fibonacci".parse::<Restarts>().unwrap_err(),
+            "expected luby[:UNIT] or geometric[:UNIT[:FACTOR]], found 'fibonacci'"
+        );
+    }
 
     #[test]
     fn a_stopped_search_is_never_none_or_unique() {

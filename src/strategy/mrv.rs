@@ -33,6 +33,11 @@ impl Strategy for Mrv {
         Ok(())
     }
 
+    /// Random tie-breaking among the most constrained cells, random value order, restarts.
+    fn randomizes(&self) -> bool {
+        true
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 
@@ -42,6 +47,9 @@ fn run<O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
+    if let Some(seed) = limits.randomize {
+        return super::variant::mrv_randomized(puzzle, limits, seed, on_solution, observer);
+    }
     if let Some(rules) = puzzle.rules() {
         return super::variant::mrv(puzzle, rules, limits, on_solution, observer);
     }

@@ -12,8 +12,13 @@
 //! allow the same values, so they walk the same tree, as on plain Sudoku. `mrv` computes every
 //! empty cell's allowed values at each node and branches on the first with the fewest.
 
+use std::sync::Arc;
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
 use crate::model::rules::RuleCheck;
-use crate::model::{Grid, Rules};
+use crate::model::{Grid, Rules, RulesSpec};
 
 use super::backtrack::{Backtrack, digits_of};
 use super::{Limits, Observer, Outcome};
@@ -198,4 +203,117 @@ fn mrv_node<O: Observer>(
     branch(search, cell, free, depth, |search| {
         mrv_node(search, check, depth + 1)
     })
+}
+
+/// `mrv` randomized (`Limits::randomize`): among the empty cells with the fewest allowed values
+/// one is taken uniformly at random, and its values are tried in a random order, from a ChaCha
+/// stream of the seed. With `Limits::restarts` and a solution limit of one, a run that reaches
+/// its node cutoff is abandoned and the search starts again from the givens with the stream
+/// where it was (Gomes, Selman and Kautz, "Boosting combinatorial search through
+/// randomization", AAAI 1998); the counters add up every run. A run that ends within its
+/// cutoff has explored its whole tree, so its verdict is as sound as the textbook search's.
+/// Plain puzzles run on their shape's rules, so one implementation serves every puzzle.
+pub(super) fn mrv_randomized<O: Observer>(
+    puzzle: &Grid,
+    limits: &Limits,
+    seed: u64,
+    on_solution: &mut dyn FnMut(&Grid),
+    observer: O,
+) -> Outcome {
+    let plain;
+    let rules: &Rules = if let Some(rules) = puzzle.rules() {
+        rules
+    } else {
+        plain = Arc::new(
+            Rules::new(puzzle.side(), Some(puzzle.shape()), RulesSpec::default())
+                .expect("a puzzle's own shape gives valid plain rules"),
+        );
+        &plain
+    };
+    let check = RuleCheck::new(rules);
+    let mut rng = crate::generate::stream(seed, 0);
+    let restarts = limits.restarts.filter(|_| limits.max_solutions == Some(1));
+    let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
+    let mut run = 1;
+    loop {
+        let cutoff = restarts.map_or(u64::MAX, |schedule| {
+            search.nodes.saturating_add(schedule.cutoff(run))
+        });
+        let mut state = Randomized {
+            check: &check,
+            rng: &mut rng,
+            cutoff,
+            cut: false,
+        };
+        state.node(&mut search, 0);
+        if !state.cut {
+            break;
+        }
+        // Abandoned at the cutoff: the board goes back to the givens for the next run.
+        search.cells.copy_from_slice(puzzle.cells());
+        run += 1;
+    }
+    search.finish()
+}
+
+struct Randomized<'c, 'r> {
+    check: &'c RuleCheck<'r>,
+    rng: &'c mut ChaCha8Rng,
+    /// The total node count at which this run is abandoned.
+    cutoff: u64,
+    /// Whether it was.
+    cut: bool,
+}
+
+impl Randomized<'_, '_> {
+    fn node<O: Observer>(&mut self, search: &mut Backtrack<'_, O>, depth: usize) -> bool {
+        if search.nodes >= self.cutoff {
+            self.cut = true;
+            return false;
+        }
+        if !search.enter_node() {
+            return false;
+        }
+        let (mut best, mut fewest, mut ties) = (None, u32::MAX, 0u32);
+        for cell in 0..search.cells.len() {
+            if search.cells[cell] != 0 {
+                continue;
+            }
+            let free = self.check.allowed(&search.cells, cell);
+            let count = free.count_ones();
+            if count < fewest {
+                (best, fewest, ties) = (Some((cell, free)), count, 1);
+            } else if count == fewest {
+                // Reservoir sampling: each tied cell is kept with probability 1 / ties.
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    best = Some((cell, free));
+                }
+            }
+            if free == 0 {
+                break;
+            }
+        }
+        let Some((cell, free)) = best else {
+            return search.solution(depth);
+        };
+        search.choose(depth, cell, free.count_ones() as usize);
+        if free == 0 {
+            search.dead_end(depth);
+            return true;
+        }
+        let mut values: Vec<u8> = digits_of(free).map(|(value, _)| value).collect();
+        for i in (1..values.len()).rev() {
+            let j = self.rng.random_range(0..=i as u32) as usize;
+            values.swap(i, j);
+        }
+        for value in values {
+            search.place(depth, cell, value);
+            if !self.node(search, depth + 1) {
+                return false;
+            }
+            search.undo(depth, cell, value);
+        }
+        true
+    }
 }

@@ -458,3 +458,121 @@ fn the_library_generates_variant_puzzles() {
         sudolab::model::validate(&made.puzzle, &made.solution).unwrap();
     }
 }
+
+/// `mrv --randomize`: the same seed walks the same tree, and every verdict and solution stays
+/// the textbook search's; restarts (Luby or geometric cutoffs) still find the one solution and
+/// still prove that a puzzle without one has none.
+#[test]
+fn randomized_mrv_with_restarts_keeps_every_verdict() {
+    use sudolab::strategy::{Counter, Restarts};
+    let mrv = strategy::find("mrv").unwrap();
+    let cases = [
+        "030260701680070090190004500820100040004602900050003028009300074040050036703018000",
+        "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+    ];
+    for line in cases {
+        let puzzle = sudolab::model::parse_line_record(line.as_bytes(), None, 1)
+            .unwrap()
+            .puzzle;
+        let textbook = mrv.count_up_to(&puzzle, 2, &Limits::default());
+        let mut nodes = Vec::new();
+        for seed in [1, 2, 1] {
+            let limits = Limits {
+                randomize: Some(seed),
+                ..Limits::default()
+            }
+            .with_max_solutions(2);
+            let mut solutions = Vec::new();
+            let outcome = mrv.search(&puzzle, &limits, &mut |grid| solutions.push(grid.clone()));
+            assert_eq!(outcome.verdict(), textbook.verdict());
+            assert_eq!(solutions.len(), 1);
+            sudolab::model::validate(&puzzle, &solutions[0]).unwrap();
+            nodes.push(outcome.stats.get(Counter::Nodes).unwrap());
+        }
+        assert_eq!(nodes[0], nodes[2], "the same seed, the same tree");
+        for schedule in [
+            Restarts::Luby { unit: 2 },
+            Restarts::Geometric {
+                unit: 5,
+                factor: 1.3,
+            },
+        ] {
+            let limits = Limits {
+                randomize: Some(9),
+                restarts: Some(schedule),
+                ..Limits::default()
+            };
+            let (solution, outcome) = mrv.solve(&puzzle, &limits);
+            assert_eq!(outcome.verdict(), Verdict::Solved, "{schedule:?}");
+            sudolab::model::validate(&puzzle, &solution.unwrap()).unwrap();
+        }
+    }
+    // No solution is still proved so: the last run ends within its cutoff.
+    let none = sudolab::model::parse_line_record(b"12....3...4.....", None, 1)
+        .unwrap()
+        .puzzle;
+    let limits = Limits {
+        randomize: Some(3),
+        restarts: Some(Restarts::Luby { unit: 1 }),
+        ..Limits::default()
+    };
+    assert_eq!(mrv.solve(&none, &limits).1.verdict(), Verdict::None);
+}
+
+/// The command line refuses an order an engine cannot follow, and restarts on a count.
+#[test]
+fn randomize_and_restarts_on_the_command_line() {
+    let refused = sudolab(
+        &[
+            "count",
+            "-s",
+            "dlx-knuth",
+            "--randomize",
+            "1",
+            "corpora/reference.txt",
+        ],
+        "",
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr.trim_end(),
+        "sudolab: --randomize: dlx-knuth searches in its own fixed order; mrv randomizes its ties \
+         and value order"
+    );
+    let counted = sudolab(
+        &[
+            "count",
+            "-s",
+            "mrv",
+            "--randomize",
+            "1",
+            "--restarts",
+            "luby",
+            "corpora/reference.txt",
+        ],
+        "",
+    );
+    assert_eq!(counted.code, 2);
+    assert!(counted.stderr.contains("--restarts finds one solution"));
+    let solved = sudolab(
+        &[
+            "solve",
+            "-s",
+            "mrv",
+            "--randomize",
+            "5",
+            "--restarts",
+            "luby:3",
+            "corpora/reference.txt",
+        ],
+        "",
+    );
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert_eq!(
+        solved.stdout,
+        format!(
+            "{}\n548761923217983456963542187392857641176294835854316792731428569425679318689135274\n",
+            crate::cli::BOARD_A_SOLUTION
+        )
+    );
+}
