@@ -326,13 +326,7 @@ fn variant_of(args: &GenerateArgs) -> anyhow::Result<Option<Variant>> {
     };
     let mut killer = false;
     if let Some(features) = args.variant {
-        let named = features.spec();
-        spec.latin |= named.latin;
-        spec.diagonals |= named.diagonals;
-        spec.windows |= named.windows;
-        spec.anti_king |= named.anti_king;
-        spec.anti_knight |= named.anti_knight;
-        spec.nonconsecutive |= named.nonconsecutive;
+        features.add_to(&mut spec);
         killer = features.killer;
     }
     if args.model == Model::Latin {

@@ -175,6 +175,16 @@ impl std::str::FromStr for Features {
 }
 
 impl Features {
+    /// Adds these rules to `spec` (a rule named or written is on).
+    pub fn add_to(self, spec: &mut RulesSpec) {
+        spec.latin |= self.latin;
+        spec.diagonals |= self.diagonals;
+        spec.windows |= self.windows;
+        spec.anti_king |= self.anti_king;
+        spec.anti_knight |= self.anti_knight;
+        spec.nonconsecutive |= self.nonconsecutive;
+    }
+
     /// The rules these names give (no cages: `killer` draws them from a solution).
     pub fn spec(self) -> RulesSpec {
         RulesSpec {

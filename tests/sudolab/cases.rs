@@ -90,13 +90,7 @@ fn load(file: &Path, case: Case) -> Result<Loaded, String> {
     let mut spec = case.rules.clone().unwrap_or_default();
     if let Some(names) = &case.variant {
         let features: Features = names.parse().map_err(|err| format!("{id}: {err}"))?;
-        let named = features.spec();
-        spec.latin |= named.latin;
-        spec.diagonals |= named.diagonals;
-        spec.windows |= named.windows;
-        spec.anti_king |= named.anti_king;
-        spec.anti_knight |= named.anti_knight;
-        spec.nonconsecutive |= named.nonconsecutive;
+        features.add_to(&mut spec);
     }
     let puzzle = if spec.is_plain() {
         parse_grid(&case.puzzle, shape).map_err(|err| format!("{id}: puzzle: {err}"))?
