@@ -17,6 +17,7 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::model::rules::RuleCheck;
 use crate::model::{DigitSet, Grid, Rules, RulesSpec, Shape, find_conflict};
 
 /// Which CNF encoding to build.
@@ -403,44 +404,18 @@ fn houses_of(puzzle: &Grid) -> Vec<Vec<usize>> {
 /// The cell of an auxiliary variable (a cage's partial sum) in [`Cnf`]'s variable table.
 const AUX: u32 = u32::MAX;
 
-/// The candidates of every empty cell of a variant given the givens: no digit of a peer (houses
-/// and must-differ pairs), of a cage-mate, or one away from a non-consecutive neighbour's.
+/// The candidates of every empty cell of a variant given the givens: the values the rules
+/// allow there on the board of givens ([`RuleCheck`], as the backtrackers test them; a cage's
+/// sum bounds prune too, which drops only values no solution has).
 fn variant_candidates_of(puzzle: &Grid, rules: &Rules) -> Vec<DigitSet> {
-    let layout = rules.layout();
-    let full = DigitSet::full(puzzle.side()).bits();
-    let mut taken: Vec<u64> = vec![0; puzzle.cells().len()];
-    let bit = |digit: u8| 1u64 << (digit - 1);
-    for (cell, &digit) in puzzle.cells().iter().enumerate() {
-        if digit == 0 {
-            continue;
-        }
-        for &peer in layout.peers(cell) {
-            taken[peer as usize] |= bit(digit);
-        }
-    }
-    for &[a, b] in rules.nonconsecutive_pairs() {
-        for (given, other) in [(a, b), (b, a)] {
-            let digit = puzzle.get(given as usize);
-            if digit != 0 {
-                taken[other as usize] |= ((5u128 << digit) >> 2) as u64;
-            }
-        }
-    }
-    for cage in rules.cages() {
-        let used = cage.cells.iter().fold(0u64, |used, &cell| {
-            let digit = puzzle.get(cell as usize);
-            used | if digit == 0 { 0 } else { bit(digit) }
-        });
-        for &cell in &cage.cells {
-            taken[cell as usize] |= used;
-        }
-    }
-    (0..puzzle.cells().len())
+    let check = RuleCheck::new(rules);
+    let cells = puzzle.cells();
+    (0..cells.len())
         .map(|cell| {
-            if puzzle.get(cell) != 0 {
+            if cells[cell] != 0 {
                 DigitSet::EMPTY
             } else {
-                DigitSet::from_bits(full & !taken[cell])
+                DigitSet::from_bits(check.allowed(cells, cell))
             }
         })
         .collect()

@@ -441,19 +441,7 @@ fn fill_by_rules(
     if *nodes > budget {
         return false;
     }
-    let mut best: Option<(usize, u64)> = None;
-    for cell in 0..cells.len() {
-        if cells[cell] == 0 {
-            let free = check.allowed(cells, cell);
-            if best.is_none_or(|(_, best)| free.count_ones() < best.count_ones()) {
-                best = Some((cell, free));
-            }
-            if free == 0 {
-                break;
-            }
-        }
-    }
-    let Some((cell, free)) = best else {
+    let Some((cell, free)) = check.most_constrained(cells) else {
         return true;
     };
     let mut values: Vec<u8> = DigitSet::from_bits(free).iter().collect();

@@ -741,6 +741,25 @@ impl<'r> RuleCheck<'r> {
         free & self.full
     }
 
+    /// The first empty cell (row-major) with the fewest allowed values, and those values;
+    /// `None` when the board is full. A cell with none ends the scan at once.
+    pub(crate) fn most_constrained(&self, cells: &[u8]) -> Option<(usize, u64)> {
+        let mut best: Option<(usize, u64)> = None;
+        for cell in 0..cells.len() {
+            if cells[cell] != 0 {
+                continue;
+            }
+            let free = self.allowed(cells, cell);
+            if best.is_none_or(|(_, best_free)| free.count_ones() < best_free.count_ones()) {
+                best = Some((cell, free));
+                if free == 0 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
     /// Every allowed value of empty `cell`, reading the board for every rule.
     pub(crate) fn allowed(&self, cells: &[u8], cell: usize) -> u64 {
         let mut used = 0u64;

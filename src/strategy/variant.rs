@@ -184,20 +184,7 @@ fn mrv_node<O: Observer>(
     if !search.enter_node() {
         return false;
     }
-    let mut best: Option<(usize, u64)> = None;
-    for cell in 0..search.cells.len() {
-        if search.cells[cell] != 0 {
-            continue;
-        }
-        let free = check.allowed(&search.cells, cell);
-        if best.is_none_or(|(_, best_free)| free.count_ones() < best_free.count_ones()) {
-            best = Some((cell, free));
-            if free == 0 {
-                break;
-            }
-        }
-    }
-    let Some((cell, free)) = best else {
+    let Some((cell, free)) = check.most_constrained(&search.cells) else {
         return search.solution(depth);
     };
     branch(search, cell, free, depth, |search| {
