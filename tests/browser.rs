@@ -9,8 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use sudolab::corpus::parse_json;
 use sudolab::human;
-use sudolab::model::{Grid, parse_line_record};
+use sudolab::model::{Grid, RegionKind, find_conflict, parse_line_record};
 use sudolab::strategy::{self, Event, Limits};
 use sudolab::trace::{self, Trace};
 
@@ -412,4 +413,180 @@ fn the_human_panel_shows_each_step_on_the_board_before_it() {
         .output()
         .unwrap();
     assert!(out.status.success() && png.is_file());
+}
+
+/// The first puzzle of a bundled variant file, with its rules.
+fn variant(file: &str) -> Grid {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("corpora/variants").join(file)).unwrap();
+    parse_json(&text, None).remove(0).unwrap().puzzle
+}
+
+/// Writes the page of `engines` on the first puzzle of a bundled variant file; returns the page
+/// and the library's traces of the same searches.
+fn variant_page(file: &str, engines: &str) -> (PathBuf, Grid, Vec<Trace>) {
+    let dir = std::env::temp_dir().join(format!("sudolab-browser-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join(file.replace(".json", ".html"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(["trace", "-s", engines, "--max-events", "2000", "--report"])
+        .arg(&page)
+        .arg(root.join("corpora/variants").join(file))
+        .output()
+        .expect("sudolab runs");
+    let puzzle = variant(file);
+    let traces: Vec<Trace> = engines
+        .split(',')
+        .map(|name| {
+            let engine = strategy::find(name).unwrap();
+            trace::record(engine, &puzzle, 2, &Limits::default(), 2_000).unwrap()
+        })
+        .collect();
+    // A search cut by --max-events ends with status 1, as an unknown verdict does.
+    let cut = traces.iter().any(|t| t.cut);
+    assert_eq!(run.status.code(), Some(i32::from(cut)), "{run:?}");
+    (page, puzzle, traces)
+}
+
+/// A variant's page pencils the digits its rules allow: on the board the search has reached,
+/// an empty cell shows exactly the digits that, written there, break no rule the library
+/// checks (houses, must-differ and non-consecutive pairs, cage repeats and reachable sums).
+#[test]
+fn a_variant_page_pencils_what_every_rule_allows() {
+    for (file, steps) in [
+        ("killer.json", 30),
+        ("nonconsecutive.json", 25),
+        ("anti-knight.json", 20),
+        ("windoku.json", 20),
+        ("jigsaw.json", 20),
+    ] {
+        let (page, puzzle, traces) = variant_page(file, "mrv");
+        let dom = dom(&page, &steps.to_string());
+        let (board, counters) = expected(&traces[0], &puzzle, steps);
+        assert!(element(&dom, "counters-0").starts_with(&counters), "{file}");
+        let mut grid = puzzle.clone();
+        for (cell, &value) in board.iter().enumerate() {
+            grid.set(cell, value);
+        }
+        let mut pencilled = 0;
+        for (cell, &value) in board.iter().enumerate() {
+            let td = element(&dom, &format!("cell-0-{cell}"));
+            if value != 0 {
+                assert_eq!(td, value.to_string(), "{file} cell {cell}");
+                continue;
+            }
+            let allowed: String = (1..=9u8)
+                .filter(|&digit| {
+                    let mut tried = grid.clone();
+                    tried.set(cell, digit);
+                    find_conflict(&tried).is_none()
+                })
+                .map(|digit| digit.to_string())
+                .collect();
+            assert_eq!(
+                td,
+                format!("<span class=\"cand\">{allowed}</span>"),
+                "{file} cell {cell}"
+            );
+            pencilled += 1;
+        }
+        assert!(pencilled > 20, "{file}: {pencilled} empty cells");
+        let rules = puzzle.rules().unwrap();
+        assert!(
+            text_of(&dom, "rules-note").starts_with(&format!("variant {}: ", rules.name())),
+            "{file}"
+        );
+    }
+}
+
+/// Killer cages are drawn over the board: one dashed outline segment per open side of each cage
+/// cell and the sum in the cage's first cell.
+#[test]
+fn a_killer_page_draws_every_cage_with_its_sum() {
+    let (page, puzzle, _) = variant_page("killer.json", "mrv");
+    let dom = dom(&page, "0");
+    let rules = puzzle.rules().unwrap();
+    let svg = &dom[dom.find("id=\"cages-0\"").expect("the cage layer")..];
+    let svg = &svg[..svg.find("</svg>").unwrap()];
+    let sums: Vec<&str> = svg
+        .split("class=\"cage-sum\">")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('<').unwrap()])
+        .collect();
+    let expected: Vec<String> = rules
+        .cages()
+        .iter()
+        .map(|cage| cage.sum.unwrap().to_string())
+        .collect();
+    assert_eq!(sums, expected);
+    // Each cell of a cage has a dashed side wherever its neighbour is outside the cage.
+    let side = 9;
+    let open_sides: usize = rules
+        .cages()
+        .iter()
+        .flat_map(|cage| {
+            cage.cells.iter().map(move |&cell| {
+                let (cell, row, col) = (cell as usize, cell as usize / side, cell as usize % side);
+                let inside = |other: usize| cage.cells.contains(&(other as u16));
+                [
+                    row == 0 || !inside(cell - side),
+                    row == side - 1 || !inside(cell + side),
+                    col == 0 || !inside(cell - 1),
+                    col == side - 1 || !inside(cell + 1),
+                ]
+                .iter()
+                .filter(|open| **open)
+                .count()
+            })
+        })
+        .sum();
+    assert_eq!(svg.matches("<line").count(), open_sides);
+}
+
+/// A jigsaw page draws its regions' edges as thick lines, and an exact-cover item of a region
+/// (`j3.5`) lights that region's cells.
+#[test]
+fn a_jigsaw_page_draws_its_regions_and_lights_their_items() {
+    let (page, puzzle, traces) = variant_page("jigsaw.json", "dlx-knuth");
+    let rules = puzzle.rules().unwrap();
+    let region_of = |cell: usize| {
+        rules
+            .houses()
+            .iter()
+            .find(|h| h.kind == RegionKind::Jigsaw && h.cells.contains(&(cell as u16)))
+            .unwrap()
+            .index
+    };
+    let chosen = traces[0]
+        .events
+        .iter()
+        .position(
+            |step| matches!(&step.event, Event::ChooseItem { item, .. } if item.starts_with('j')),
+        )
+        .expect("dlx-knuth chooses a region's item");
+    let Event::ChooseItem { item, .. } = &traces[0].events[chosen].event else {
+        unreachable!()
+    };
+    let region: usize = item[1..item.find('.').unwrap()].parse::<usize>().unwrap() - 1;
+    let dom = dom(&page, &(chosen + 1).to_string());
+    for cell in 0..81 {
+        let tag = tag_of(&dom, &format!("cell-0-{cell}"));
+        assert_eq!(
+            tag.contains("house"),
+            region_of(cell) == region,
+            "{item}, cell {cell}: {tag}"
+        );
+        let (row, col) = (cell / 9, cell % 9);
+        assert_eq!(
+            tag.contains("border-top: 2px solid"),
+            row == 0 || region_of(cell - 9) != region_of(cell),
+            "cell {cell}: {tag}"
+        );
+        assert_eq!(
+            tag.contains("border-left: 2px solid"),
+            col == 0 || region_of(cell - 1) != region_of(cell),
+            "cell {cell}: {tag}"
+        );
+    }
 }

@@ -3,12 +3,14 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand, ValueEnum};
 
 use sudolab::corpus::{Format, Met, Walk};
-use sudolab::model::{Grid, Shape, parse_line_record};
+use sudolab::encode::{CoverMatrix, exact_cover_takes};
+use sudolab::model::{Features, Grid, Shape, parse_line_record};
 use sudolab::strategy::{Limits, Verdict};
 use sudolab::trace::{self, NotTraceable};
 
@@ -78,6 +80,11 @@ pub(crate) struct TraceArgs {
     /// Box shape, rows x columns, for sides with several (6x6 defaults to 2x3).
     #[arg(long = "box", value_name = "RxC")]
     box_shape: Option<Shape>,
+
+    /// Read the puzzle under a variant's rules: latin, x, windoku, anti-king, anti-knight,
+    /// nonconsecutive, joined by ','; the page draws its extra houses and cages.
+    #[arg(long, value_name = "NAME,...")]
+    variant: Option<Features>,
 
     /// Write to this file instead of standard output.
     #[arg(long, short = 'r', value_name = "FILE")]
@@ -203,17 +210,10 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let read = ReadArgs {
         format: args.format,
         box_shape: args.box_shape,
-        variant: None,
+        variant: args.variant,
     };
     let puzzle = load_puzzle(args.puzzle.as_deref(), args.puzzle_number, read)?;
     let form = args.form();
-    if let (Some(rules), TraceFormat::Html) = (puzzle.rules(), form) {
-        bail!(
-            "the trace page draws rows, columns and boxes and pencils candidates by them, which \
-             would mislead on {} puzzles; trace a variant as text or jsonl",
-            rules.name()
-        );
-    }
     if args.human && form != TraceFormat::Html {
         bail!("--human draws a person's path on the html page: add -o html or --report FILE.html");
     }
@@ -224,6 +224,9 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         .map_err(|not_proper| anyhow::anyhow!("--human: {not_proper}"))?;
     let mut traces = Vec::new();
     for engine in strategies_named(&args.strategy)? {
+        if let Err(refusal) = engine.accepts(&puzzle) {
+            bail!("cannot trace this puzzle: {refusal}");
+        }
         let traced = trace::record(
             engine,
             &puzzle,
@@ -276,11 +279,16 @@ pub(crate) enum ExplainCommand {
     /// Print the exact-cover matrix of a small puzzle: items as columns, options as rows.
     ///
     /// Every option "cell holds digit" covers four items: its cell (p), its row and digit (r),
-    /// its column and digit (c), its box and digit (b). Rows marked G are the givens; rows
-    /// marked x clash with a given and leave the matrix when the givens are chosen; the last
-    /// line marks the items the givens cover. Sides up to 6.
+    /// its column and digit (c), its box and digit (b). A variant's other houses add theirs:
+    /// jigsaw regions (j, instead of boxes), diagonals (d), windows (w); a Latin square has no
+    /// boxes. Rows marked G are the givens; rows marked x clash with a given and leave the
+    /// matrix when the givens are chosen; the last line marks the items the givens cover.
+    /// Sides up to 6. Variants whose rules are not houses (pairs, cages) have no matrix.
     ///
-    /// Example: sudolab explain cover 4..3.....1....2.
+    /// Examples:
+    ///   sudolab explain cover 4..3.....1....2.
+    ///   sudolab explain cover --variant x 1...2...3...4...
+    #[command(verbatim_doc_comment)]
     Cover {
         /// A puzzle in line form, or a file (its first puzzle); none, or '-', reads standard
         /// input.
@@ -289,23 +297,29 @@ pub(crate) enum ExplainCommand {
         /// Box shape, rows x columns.
         #[arg(long = "box", value_name = "RxC")]
         box_shape: Option<Shape>,
+        /// Read the puzzle under a variant's rules made of houses: latin, x, windoku, joined
+        /// by ','.
+        #[arg(long, value_name = "NAME,...")]
+        variant: Option<Features>,
     },
 }
 
 pub(crate) fn run_explain(command: &ExplainCommand) -> anyhow::Result<Status> {
-    let ExplainCommand::Cover { puzzle, box_shape } = command;
+    let ExplainCommand::Cover {
+        puzzle,
+        box_shape,
+        variant,
+    } = command;
     let read = ReadArgs {
         format: Format::Auto,
         box_shape: *box_shape,
-        variant: None,
+        variant: *variant,
     };
     let puzzle = load_puzzle(puzzle.as_deref(), 1, read)?;
-    if let Some(rules) = puzzle.rules() {
-        bail!(
-            "explain cover lays out rows, columns and boxes only; 'sudolab export cover' writes \
-             the matrix of {} puzzles (with every extra house)",
-            rules.name()
-        );
+    if let Some(rules) = puzzle.rules()
+        && let Err(why) = exact_cover_takes(rules)
+    {
+        bail!("{} puzzles have no exact-cover matrix: {why}", rules.name());
     }
     let mut out = Out::new();
     out.write_str(&cover_table(&puzzle)?)?;
@@ -313,43 +327,42 @@ pub(crate) fn run_explain(command: &ExplainCommand) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// The exact-cover matrix of `puzzle` as a text table.
+/// The exact-cover matrix of `puzzle` as a text table: the whole matrix of its blank board
+/// (every cell and digit an option, every house and digit an item, in the order of
+/// [`CoverMatrix`]), with the givens and the options they rule out marked.
 fn cover_table(puzzle: &Grid) -> anyhow::Result<String> {
     let shape = puzzle.shape();
     let n = shape.side();
+    let blank = match puzzle.rules() {
+        Some(rules) => Grid::empty_with_rules(Arc::clone(rules)),
+        None => Grid::empty(shape),
+    };
+    let matrix = CoverMatrix::build(&blank);
     if n > 6 {
         bail!(
             "explain cover prints the whole matrix, so sides up to 6 ({n}x{n} has {} options and \
              {} items); 'sudolab export cover' writes any size for an outside solver",
-            n * n * n,
-            4 * n * n
+            matrix.options.len(),
+            matrix.items.len()
         );
     }
-    // Items in Knuth's order: cells, then row-digit, column-digit, box-digit.
-    let mut items: Vec<String> = Vec::new();
-    for kind in ['p', 'r', 'c', 'b'] {
-        for a in 1..=n {
-            for b in 1..=n {
-                items.push(format!("{kind}{a}{b}"));
-            }
-        }
-    }
-    let covers = |cell: usize, digit: usize| -> [usize; 4] {
-        let (row, col, bx) = (shape.row_of(cell), shape.col_of(cell), shape.box_of(cell));
-        let nn = n * n;
-        [
-            row * n + col,
-            nn + row * n + digit - 1,
-            2 * nn + col * n + digit - 1,
-            3 * nn + bx * n + digit - 1,
-        ]
-    };
-    let mut given_items = vec![false; items.len()];
+    // Knuth's names without the dot (p11, r12, ...): one character per line of the header for
+    // sides up to 6. A space before each kind of item.
+    let names: Vec<String> = matrix
+        .items
+        .iter()
+        .map(|item| item.to_string().replace('.', ""))
+        .collect();
+    let group_starts = |index: usize| index == 0 || names[index][..1] != names[index - 1][..1];
+    // The blank board's options are every cell and digit, cell-major: option (cell, digit) is
+    // at cell * n + digit - 1.
+    let covers = |cell: usize, digit: usize| matrix.options[cell * n + digit - 1].items();
+    let mut given_items = vec![false; names.len()];
     for cell in 0..n * n {
         let value = puzzle.get(cell) as usize;
         if value != 0 {
-            for item in covers(cell, value) {
-                given_items[item] = true;
+            for &item in covers(cell, value) {
+                given_items[item as usize] = true;
             }
         }
     }
@@ -357,32 +370,38 @@ fn cover_table(puzzle: &Grid) -> anyhow::Result<String> {
     let label_width = 9;
     writeln!(
         out,
-        "exact cover of {}: {} options (rows) x {} items (columns); p = cell, r = row+digit, \
-         c = column+digit, b = box+digit",
+        "exact cover of {}{}: {} options (rows) x {} items (columns); {}",
         sudolab::model::to_line(puzzle).unwrap_or_default(),
-        n * n * n,
-        items.len()
+        puzzle
+            .rules()
+            .map(|rules| format!(" ({})", rules.name()))
+            .unwrap_or_default(),
+        matrix.options.len(),
+        names.len(),
+        item_legend(&names)
     )
     .expect("String write");
     for line in 0..3 {
         let mut header = " ".repeat(label_width);
-        for (index, item) in items.iter().enumerate() {
-            if index % (n * n) == 0 {
+        for (index, name) in names.iter().enumerate() {
+            if group_starts(index) {
                 header.push(' ');
             }
-            header.push(item.chars().nth(line).unwrap_or(' '));
+            header.push(name.chars().nth(line).unwrap_or(' '));
         }
         writeln!(out, "{}", header.trim_end()).expect("String write");
     }
+    let mut live = 0;
     for cell in 0..n * n {
         for digit in 1..=n {
             let covered = covers(cell, digit);
             let value = puzzle.get(cell) as usize;
             let mark = if value == digit {
                 'G'
-            } else if value != 0 || covered.iter().any(|item| given_items[*item]) {
+            } else if value != 0 || covered.iter().any(|&item| given_items[item as usize]) {
                 'x'
             } else {
+                live += 1;
                 ' '
             };
             let mut row = format!(
@@ -393,30 +412,60 @@ fn cover_table(puzzle: &Grid) -> anyhow::Result<String> {
             while row.len() < label_width {
                 row.push(' ');
             }
-            for index in 0..items.len() {
-                if index % (n * n) == 0 {
+            for index in 0..names.len() {
+                if group_starts(index) {
                     row.push(' ');
                 }
-                row.push(if covered.contains(&index) { '1' } else { '.' });
+                row.push(if covered.contains(&(index as u32)) {
+                    '1'
+                } else {
+                    '.'
+                });
             }
             writeln!(out, "{row}").expect("String write");
         }
     }
-    let live = (0..n * n)
-        .flat_map(|cell| (1..=n).map(move |digit| (cell, digit)))
-        .filter(|(cell, digit)| {
-            puzzle.get(*cell) == 0 && covers(*cell, *digit).iter().all(|item| !given_items[*item])
-        })
-        .count();
-    out.push_str(&givens_footer(n, label_width, &given_items, live));
+    out.push_str(&givens_footer(
+        label_width,
+        &given_items,
+        group_starts,
+        live,
+    ));
     Ok(out)
 }
 
+/// What the letters of the items in `names` stand for, in their order: `p = cell, r =
+/// row+digit, ...`.
+fn item_legend(names: &[String]) -> String {
+    let mut legends: Vec<&str> = Vec::new();
+    for name in names {
+        let legend = match &name[..1] {
+            "p" => "p = cell",
+            "r" => "r = row+digit",
+            "c" => "c = column+digit",
+            "b" => "b = box+digit",
+            "j" => "j = jigsaw region+digit",
+            "d" => "d = diagonal+digit",
+            "w" => "w = window+digit",
+            _ => continue,
+        };
+        if !legends.contains(&legend) {
+            legends.push(legend);
+        }
+    }
+    legends.join(", ")
+}
+
 /// The last lines of the table: the items the givens cover, and what is left to search.
-fn givens_footer(n: usize, label_width: usize, given_items: &[bool], live: usize) -> String {
+fn givens_footer(
+    label_width: usize,
+    given_items: &[bool],
+    group_starts: impl Fn(usize) -> bool,
+    live: usize,
+) -> String {
     let mut out = format!("{:<label_width$}", "givens");
     for (index, covered) in given_items.iter().enumerate() {
-        if index % (n * n) == 0 {
+        if group_starts(index) {
             out.push(' ');
         }
         out.push(if *covered { '^' } else { ' ' });

@@ -58,15 +58,7 @@ impl fmt::Display for Item {
             Item::ColDigit(col, digit) => write!(f, "c{}.{digit}", col + 1),
             Item::BoxDigit(box_idx, digit) => write!(f, "b{}.{digit}", box_idx + 1),
             Item::HouseDigit(kind, index, digit) => {
-                let letter = match kind {
-                    RegionKind::Row => 'r',
-                    RegionKind::Column => 'c',
-                    RegionKind::Box => 'b',
-                    RegionKind::Jigsaw => 'j',
-                    RegionKind::Diagonal => 'd',
-                    RegionKind::Window => 'w',
-                };
-                write!(f, "{letter}{}.{digit}", index + 1)
+                write!(f, "{}{}.{digit}", kind.letter(), index + 1)
             }
         }
     }

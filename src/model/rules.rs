@@ -217,6 +217,21 @@ pub enum RegionKind {
     Window,
 }
 
+impl RegionKind {
+    /// The letter of its houses' exact-cover items (`r3.5`: row 3 holds 5) and of the page's
+    /// drawings: `r`ow, `c`olumn, `b`ox, `j`igsaw region, `d`iagonal, `w`indow.
+    pub fn letter(self) -> char {
+        match self {
+            RegionKind::Row => 'r',
+            RegionKind::Column => 'c',
+            RegionKind::Box => 'b',
+            RegionKind::Jigsaw => 'j',
+            RegionKind::Diagonal => 'd',
+            RegionKind::Window => 'w',
+        }
+    }
+}
+
 /// One house: `n` cells that hold every digit once.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Region {

@@ -19,8 +19,73 @@ use serde_json::{Value, json};
 
 use super::{Trace, describe};
 use crate::human::{self, format_tenths};
-use crate::model::Shape;
+use crate::model::{RegionKind, Shape};
 use crate::strategy::{Counter, Event};
+
+/// The board's geometry as the page draws it and pencils candidates by it: every house under
+/// the letter of its exact-cover items (`r`, `c`, `b`; a variant's `j`, `d`, `w`), each cell's
+/// box or jigsaw region (the thick lines; none in a Latin square), and a variant's
+/// must-differ pairs, non-consecutive pairs and cages.
+fn geometry(trace: &Trace) -> Value {
+    let side = trace.side;
+    let regions: Vec<(RegionKind, usize, Vec<u16>)> = if let Some(rules) = &trace.rules {
+        rules
+            .houses()
+            .iter()
+            .map(|region| (region.kind, region.index, region.cells.clone()))
+            .collect()
+    } else {
+        let shape = trace.shape();
+        let mut plain: Vec<(RegionKind, usize, Vec<u16>)> = Vec::with_capacity(3 * side);
+        for kind in [RegionKind::Row, RegionKind::Column, RegionKind::Box] {
+            for index in 0..side {
+                plain.push((kind, index, Vec::with_capacity(side)));
+            }
+        }
+        for cell in 0..side * side {
+            let houses = [
+                shape.row_of(cell),
+                side + shape.col_of(cell),
+                2 * side + shape.box_of(cell),
+            ];
+            for house in houses {
+                plain[house].2.push(cell as u16);
+            }
+        }
+        plain
+    };
+    let mut houses = serde_json::Map::new();
+    let mut region = vec![Value::Null; side * side];
+    for (kind, index, cells) in regions {
+        if matches!(kind, RegionKind::Box | RegionKind::Jigsaw) {
+            for &cell in &cells {
+                region[cell as usize] = json!(index);
+            }
+        }
+        let list = houses
+            .entry(kind.letter().to_string())
+            .or_insert_with(|| Value::Array(Vec::new()))
+            .as_array_mut()
+            .expect("the houses of a kind are a list");
+        if list.len() <= index {
+            list.resize(index + 1, Value::Null);
+        }
+        list[index] = json!(cells);
+    }
+    let mut data = json!({"houses": houses, "region": region});
+    if let Some(rules) = &trace.rules {
+        let cages: Vec<Value> = rules
+            .cages()
+            .iter()
+            .map(|cage| json!({"sum": cage.sum, "cells": cage.cells}))
+            .collect();
+        data["rules"] = json!(rules.name());
+        data["different"] = json!(rules.different_pairs());
+        data["nonconsecutive"] = json!(rules.nonconsecutive_pairs());
+        data["cages"] = json!(cages);
+    }
+    data
+}
 
 /// Event kinds in the page's compact form `[kind, depth, nodes, a, b]`.
 fn compact(event: &Event, items: &mut Vec<String>) -> (u8, u64, u64) {
@@ -119,9 +184,8 @@ pub fn render_with_path(traces: &[Trace], path: Option<&human::Path>) -> String 
     let mut data = json!({
         "puzzle": first.puzzle,
         "side": first.side,
-        "boxRows": first.box_shape.0,
-        "boxCols": first.box_shape.1,
         "givens": first.cells,
+        "geometry": geometry(first),
         "traces": traces.iter().map(trace_data).collect::<Vec<_>>(),
     });
     if let Some(path) = path {
@@ -147,15 +211,22 @@ h1{font-size:1.3em;margin:0 0 .5em}
 button{font-size:14px;padding:3px 9px}
 #panels{display:flex;gap:2em;flex-wrap:wrap;align-items:flex-start}
 .panel h2{font-size:1.1em;margin:.2em 0}
-table.board{border-collapse:collapse;margin:.3em 0}
+.board-wrap{position:relative;display:inline-block}
+svg.cages{position:absolute;pointer-events:none}
+.cage-sum{fill:#333;stroke:#fff;stroke-width:2px;paint-order:stroke}
+#rules-note{font-size:14px;margin:0 0 .8em;max-width:60em}
+table.board{border-collapse:collapse;margin:.3em 0;table-layout:fixed}
 table.board td{border:1px solid #bbb;text-align:center;vertical-align:middle;padding:0;
   font-size:20px;position:relative}
 table.board td.given{font-weight:bold;color:#000}
 table.board td.placed{color:#1565c0}
+table.board td.window{background:#ececec}
+table.board td.diagonal{background:#e1f0fb}
 table.board td.hi{background:#ffe082}
 table.board td.house{background:#fff8e1}
 table.board td.now{outline:3px solid #e65100;outline-offset:-3px}
-td .cand{font-size:9px;color:#888;line-height:1.05;display:block;letter-spacing:1px}
+td .cand{font-size:9px;color:#888;line-height:1.05;display:block;letter-spacing:1px;
+  word-break:break-all;overflow:hidden}
 .info{font-family:ui-monospace,monospace;font-size:13px;white-space:pre;margin:.3em 0;
   min-height:4.2em}
 .solution-note{font-size:13px;color:#2e7d32;margin:.2em 0;min-height:1.2em;max-width:32em}
@@ -203,9 +274,108 @@ td .cand b{color:#2e7d32}td .cand s{color:#c62828}
 <script>
 "use strict";
 const data = JSON.parse(document.getElementById("data").textContent);
-const n = data.side, br = data.boxRows, bc = data.boxCols;
+const n = data.side, g = data.geometry;
 const symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const sym = v => v <= 9 ? String(v) : (n <= 35 ? symbols[v - 1] : String(v));
+// The rules as the page uses them: each cell's peers (the cells of its houses and cages and its
+// must-differ partners), its non-consecutive neighbours, its cage, and the extra houses shaded.
+const peerLists = Array.from({length: n * n}, () => new Set());
+const linkAll = cells => { for (const a of cells) for (const b of cells) if (a !== b) peerLists[a].add(b); };
+for (const list of Object.values(g.houses)) for (const house of list) linkAll(house);
+for (const [a, b] of g.different || []) { peerLists[a].add(b); peerLists[b].add(a); }
+const neighbours = Array.from({length: n * n}, () => []);
+for (const [a, b] of g.nonconsecutive || []) { neighbours[a].push(b); neighbours[b].push(a); }
+const cageOf = new Array(n * n).fill(null);
+for (const cage of g.cages || []) { linkAll(cage.cells); for (const c of cage.cells) cageOf[c] = cage; }
+const shade = Array.from({length: n * n}, () => []);
+for (const house of g.houses.w || []) for (const c of house) shade[c].push("window");
+for (const house of g.houses.d || []) for (const c of house) shade[c].push("diagonal");
+if (g.rules) {
+  const parts = [];
+  if (g.houses.j) parts.push("jigsaw regions inside the thick lines");
+  if (!g.houses.b && !g.houses.j) parts.push("no boxes");
+  if (g.houses.d) parts.push("diagonals shaded blue");
+  if (g.houses.w) parts.push("windows shaded grey");
+  if ((g.cages || []).length) parts.push("cages dashed, each sum in its first cell");
+  if ((g.different || []).length) parts.push((g.different.length) + " must-differ pairs");
+  if ((g.nonconsecutive || []).length) parts.push("orthogonal neighbours never consecutive");
+  const note = document.createElement("div");
+  note.id = "rules-note";
+  note.textContent = "variant " + g.rules + ": " + parts.join("; ") +
+    ". Candidates follow every rule.";
+  document.getElementById("panels").before(note);
+}
+// A board: thick lines around boxes or jigsaw regions, cells with ids prefix + cell.
+function boardTable(id, prefix) {
+  const table = document.createElement("table");
+  table.className = "board";
+  table.id = id;
+  const cells = [];
+  const size = Math.max(22, Math.min(44, Math.floor(400 / n)));
+  const thick = "2px solid #333", region = g.region;
+  const apart = (a, b) => region[a] !== null && region[a] !== region[b];
+  for (let r = 0; r < n; r++) {
+    const tr = document.createElement("tr");
+    for (let c = 0; c < n; c++) {
+      const i = r * n + c, td = document.createElement("td");
+      td.id = prefix + i;
+      td.style.width = td.style.height = size + "px";
+      if (r === 0 || apart(i, i - n)) td.style.borderTop = thick;
+      if (c === 0 || apart(i, i - 1)) td.style.borderLeft = thick;
+      if (r === n - 1) td.style.borderBottom = thick;
+      if (c === n - 1) td.style.borderRight = thick;
+      tr.appendChild(td);
+      cells.push(td);
+    }
+    table.appendChild(tr);
+  }
+  const wrap = document.createElement("div");
+  wrap.className = "board-wrap";
+  wrap.appendChild(table);
+  return {wrap, table, cells};
+}
+// The cages, once the board is laid out: a dashed line just inside each cage's edge, and the
+// sum in the corner of its first cell, on a layer over the table.
+function drawCages(board, id) {
+  if (!(g.cages || []).length) return;
+  const ns = "http://www.w3.org/2000/svg", inset = 4, t = board.table;
+  const svg = document.createElementNS(ns, "svg");
+  svg.id = id;
+  svg.setAttribute("class", "cages");
+  svg.setAttribute("width", t.offsetWidth);
+  svg.setAttribute("height", t.offsetHeight);
+  svg.style.left = t.offsetLeft + "px";
+  svg.style.top = t.offsetTop + "px";
+  const add = (name, attrs, text) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    svg.appendChild(e);
+  };
+  for (const cage of g.cages) {
+    const inCage = new Set(cage.cells);
+    for (const cell of cage.cells) {
+      const td = board.cells[cell], r = Math.floor(cell / n), c = cell % n;
+      const x0 = td.offsetLeft, y0 = td.offsetTop, x1 = x0 + td.offsetWidth, y1 = y0 + td.offsetHeight;
+      const up = r === 0 || !inCage.has(cell - n), down = r === n - 1 || !inCage.has(cell + n);
+      const left = c === 0 || !inCage.has(cell - 1), right = c === n - 1 || !inCage.has(cell + 1);
+      const l = left ? x0 + inset : x0, rt = right ? x1 - inset : x1;
+      const tp = up ? y0 + inset : y0, bt = down ? y1 - inset : y1;
+      const edge = (xa, ya, xb, yb) => add("line", {x1: xa, y1: ya, x2: xb, y2: yb,
+        stroke: "#555", "stroke-width": 1, "stroke-dasharray": "3 2"});
+      if (up) edge(l, tp, rt, tp);
+      if (down) edge(l, bt, rt, bt);
+      if (left) edge(l, tp, l, bt);
+      if (right) edge(rt, tp, rt, bt);
+    }
+    if (cage.sum !== null) {
+      const td = board.cells[cage.cells[0]];
+      add("text", {x: td.offsetLeft + inset + 1, y: td.offsetTop + inset + 8, "font-size": 9,
+        class: "cage-sum"}, String(cage.sum));
+    }
+  }
+  board.wrap.appendChild(svg);
+}
 const panels = data.traces.map((t, k) => {
   const div = document.createElement("div");
   div.className = "panel";
@@ -213,27 +383,9 @@ const panels = data.traces.map((t, k) => {
   title.textContent = (data.human ? "How backtracking does it: " : "") + t.strategy + " (" +
     t.nodes + " nodes, " + t.events.length + " events)";
   div.appendChild(title);
-  const table = document.createElement("table");
-  table.className = "board";
-  table.id = "board-" + k;
-  const cells = [];
-  const size = Math.max(22, Math.min(44, Math.floor(400 / n)));
-  for (let r = 0; r < n; r++) {
-    const tr = document.createElement("tr");
-    for (let c = 0; c < n; c++) {
-      const td = document.createElement("td");
-      td.id = "cell-" + k + "-" + (r * n + c);
-      td.style.width = td.style.height = size + "px";
-      if (r % br === 0) td.style.borderTop = "2px solid #333";
-      if (c % bc === 0) td.style.borderLeft = "2px solid #333";
-      if (r === n - 1) td.style.borderBottom = "2px solid #333";
-      if (c === n - 1) td.style.borderRight = "2px solid #333";
-      tr.appendChild(td);
-      cells.push(td);
-    }
-    table.appendChild(tr);
-  }
-  div.appendChild(table);
+  const board = boardTable("board-" + k, "cell-" + k + "-");
+  const cells = board.cells;
+  div.appendChild(board.wrap);
   const info = document.createElement("div");
   info.className = "info";
   info.id = "counters-" + k;
@@ -243,6 +395,7 @@ const panels = data.traces.map((t, k) => {
   note.id = "solution-note-" + k;
   div.appendChild(note);
   document.getElementById("panels").appendChild(div);
+  drawCages(board, "cages-" + k);
   // solutions: the board at each solution event applied so far (a stack, for stepping back).
   return {t, cells, info, note, board: data.givens.slice(), solutions: [], applied: 0,
     placements: 0, backtracks: 0};
@@ -252,13 +405,7 @@ const longest = Math.max(...data.traces.map(t => t.events.length));
 // How a person solves it: the path of easiest steps, beside the searches. The board shows the
 // candidates before the chosen step (each step's eliminations carried over from the earlier
 // ones), its pattern cells, its placements (green) and its eliminations (struck, red).
-function peersOf(cell) {
-  const r = Math.floor(cell / n), c = cell % n, out = [];
-  for (let i = 0; i < n; i++) { out.push(r * n + i, i * n + c); }
-  const r0 = r - r % br, c0 = c - c % bc;
-  for (let i = 0; i < br; i++) for (let j = 0; j < bc; j++) out.push((r0 + i) * n + c0 + j);
-  return out.filter(p => p !== cell);
-}
+function peersOf(cell) { return [...peerLists[cell]]; }
 const human = data.human ? (() => {
   const h = data.human;
   const div = document.createElement("div");
@@ -269,27 +416,9 @@ const human = data.human ? (() => {
     (h.solved ? "rating " + h.rating + (h.hardest ? " (" + h.hardest + ")" : "")
       : "stopped: no technique the solver knows applies (hardest so far " + h.rating + ")");
   div.appendChild(title);
-  const table = document.createElement("table");
-  table.className = "board";
-  table.id = "human-board";
-  const cells = [];
-  const size = Math.max(22, Math.min(44, Math.floor(400 / n)));
-  for (let r = 0; r < n; r++) {
-    const tr = document.createElement("tr");
-    for (let c = 0; c < n; c++) {
-      const td = document.createElement("td");
-      td.id = "human-cell-" + (r * n + c);
-      td.style.width = td.style.height = size + "px";
-      if (r % br === 0) td.style.borderTop = "2px solid #333";
-      if (c % bc === 0) td.style.borderLeft = "2px solid #333";
-      if (r === n - 1) td.style.borderBottom = "2px solid #333";
-      if (c === n - 1) td.style.borderRight = "2px solid #333";
-      tr.appendChild(td);
-      cells.push(td);
-    }
-    table.appendChild(tr);
-  }
-  div.appendChild(table);
+  const board = boardTable("human-board", "human-cell-");
+  const cells = board.cells;
+  div.appendChild(board.wrap);
   const nav = document.createElement("div");
   nav.innerHTML = '<button id="human-back">&#x25C0; step</button> ' +
     '<button id="human-forward">step &#x25B6;</button> <span id="human-at"></span>';
@@ -334,6 +463,7 @@ function showHuman(k) {
   human.cells.forEach((td, i) => {
     const v = values[i];
     td.className = data.givens[i] ? "given" : (v ? "placed" : "");
+    if (shade[i].length) td.classList.add(...shade[i]);
     if (s && s.cells.includes(i)) td.classList.add("pattern");
     if (put.has(i)) td.classList.add("put");
     if (lose.has(i)) td.classList.add("lose");
@@ -382,31 +512,35 @@ function back() {
   step--;
   for (const p of panels) if (p.applied > step) { p.applied--; unapply(p, step); }
 }
+// The digits every rule still allows in an empty cell: none of a peer's, none next to a
+// non-consecutive neighbour's, and none that leaves its cage's sum out of reach of the smallest
+// and largest sums its other empty cells can make.
 function candidateDigits(board, cell) {
-  const r = Math.floor(cell / n), c = cell % n;
   const used = new Set();
-  for (let i = 0; i < n; i++) { used.add(board[r * n + i]); used.add(board[i * n + c]); }
-  const r0 = r - r % br, c0 = c - c % bc;
-  for (let i = 0; i < br; i++) for (let j = 0; j < bc; j++) used.add(board[(r0 + i) * n + c0 + j]);
+  for (const p of peerLists[cell]) used.add(board[p]);
+  for (const p of neighbours[cell]) if (board[p]) { used.add(board[p] - 1); used.add(board[p] + 1); }
+  const cage = cageOf[cell];
+  let found = 0, others = -1;
+  if (cage) for (const c of cage.cells) { if (board[c]) found += board[c]; else others++; }
+  const low = others * (others + 1) / 2, high = others * (2 * n + 1 - others) / 2;
   const out = [];
-  for (let v = 1; v <= n; v++) if (!used.has(v)) out.push(v);
+  for (let v = 1; v <= n; v++) {
+    if (used.has(v)) continue;
+    if (cage && cage.sum !== null && (found + v + low > cage.sum || found + v + high < cage.sum)) continue;
+    out.push(v);
+  }
   return out;
 }
 function candidates(board, cell) { return candidateDigits(board, cell).map(sym); }
 // The cells an exact-cover item stands for: p3.7 = cell r3c7, r3.5 = row 3, c7.5 = column 7,
-// b2.5 = box 2.
+// b2.5 = box 2, and a variant's j2.5 = jigsaw region 2, d1.5 = diagonal 1, w4.5 = window 4.
 function itemCells(name) {
-  const m = /^([prcb])(\d+)\.(\d+)$/.exec(name);
+  const m = /^([a-z])(\d+)\.(\d+)$/.exec(name);
   if (!m) return [];
-  const a = +m[2] - 1, b = +m[3] - 1, out = [];
-  if (m[1] === "p") out.push(a * n + b);
-  if (m[1] === "r") for (let c = 0; c < n; c++) out.push(a * n + c);
-  if (m[1] === "c") for (let r = 0; r < n; r++) out.push(r * n + a);
-  if (m[1] === "b") {
-    const r0 = Math.floor(a / (n / bc)) * br, c0 = (a % (n / bc)) * bc;
-    for (let i = 0; i < br; i++) for (let j = 0; j < bc; j++) out.push((r0 + i) * n + c0 + j);
-  }
-  return out;
+  const a = +m[2] - 1, b = +m[3] - 1;
+  if (m[1] === "p") return [a * n + b];
+  const houses = g.houses[m[1]];
+  return houses && houses[a] ? houses[a] : [];
 }
 function draw() {
   for (const p of panels) {
@@ -422,6 +556,7 @@ function draw() {
     p.cells.forEach((td, i) => {
       const v = shown[i];
       td.className = data.givens[i] ? "given" : (v ? "placed" : "");
+      if (shade[i].length) td.classList.add(...shade[i]);
       if (house.includes(i)) td.classList.add("house");
       if (i === now) td.classList.add("now", "hi");
       if (v) td.textContent = sym(v);

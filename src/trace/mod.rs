@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use crate::model::{Grid, Shape, cell_name, to_line};
+use crate::model::{Grid, Rules, Shape, cell_name, to_line};
 use crate::strategy::{self, Counter, Event, Limits, Stats, Stop, Strategy, Verdict};
 
 /// One event as recorded: where in the tree it happened and how many nodes were visited then.
@@ -53,6 +53,9 @@ pub struct Trace {
     pub counters: Stats,
     /// Nodes per depth: the shape of the search tree (from the events).
     pub nodes_per_depth: Vec<u64>,
+    /// A variant's rules (`None` for plain Sudoku), for the page to draw its houses and cages.
+    #[serde(skip)]
+    pub rules: Option<Arc<Rules>>,
 }
 
 impl Trace {
@@ -62,7 +65,10 @@ impl Trace {
     }
 
     fn shape(&self) -> Shape {
-        Shape::new(self.box_shape.0, self.box_shape.1).expect("a trace keeps a valid shape")
+        // Only a boxless variant's one-row "boxes" (a Latin square of order 9 and up) are
+        // wider than `Shape::new` takes.
+        Shape::new(self.box_shape.0, self.box_shape.1)
+            .unwrap_or_else(|_| Shape::rows_only(self.side))
     }
 }
 
@@ -166,6 +172,7 @@ pub fn record(
         stopped: outcome.stopped,
         counters,
         nodes_per_depth,
+        rules: puzzle.rules().cloned(),
     })
 }
 

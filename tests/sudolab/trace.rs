@@ -150,6 +150,155 @@ fn explain_cover_prints_the_matrix_with_givens() {
     );
 }
 
+/// A variant's houses are items like the rest: X-Sudoku's two diagonals add `d` items, a Latin
+/// square has no `b` items; rules that are not houses have no matrix, and say why.
+#[test]
+fn explain_cover_lays_out_a_variants_houses() {
+    let run = sudolab(
+        &["explain", "cover", "--variant", "x", "1...........2..."],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1 + 3 + 64 + 2);
+    assert_eq!(
+        lines[0],
+        "exact cover of 1...........2... (x): 64 options (rows) x 72 items (columns); p = cell, \
+         r = row+digit, c = column+digit, b = box+digit, d = diagonal+digit"
+    );
+    assert_eq!(
+        lines[1],
+        "          pppppppppppppppp rrrrrrrrrrrrrrrr cccccccccccccccc bbbbbbbbbbbbbbbb dddddddd"
+    );
+    // r2c2 is on the main diagonal, r4c1 (a given) on the other one.
+    assert_eq!(
+        lines[4 + 4 * 5 + 3],
+        "  r2c2=4  .....1.......... .......1........ .......1........ ...1............ ...1...."
+    );
+    assert_eq!(
+        lines[4 + 4 * 12 + 1],
+        "G r4c1=2  ............1... .............1.. .1.............. .........1...... .....1.."
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        &"after choosing the givens: 62 items to cover, 40 options left (what dlx-knuth searches)"
+    );
+
+    let latin = "1...........2............";
+    let run = sudolab(&["explain", "cover", "--variant", "latin", latin], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with(&format!(
+        "exact cover of {latin} (latin): 125 options (rows) x 75 items (columns); p = cell, \
+         r = row+digit, c = column+digit\n"
+    )));
+    // 23 empty cells x 5 digits, less digit 1 in row 1 and column 1 and digit 2 in row 3 and
+    // column 3.
+    assert!(run.stdout.ends_with(
+        "after choosing the givens: 69 items to cover, 99 options left (what dlx-knuth searches)\n"
+    ));
+
+    let run = sudolab(
+        &[
+            "explain",
+            "cover",
+            "--variant",
+            "anti-king",
+            "1...............",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: anti-king puzzles have no exact-cover matrix: exact cover takes houses only; \
+         must-differ and non-consecutive pairs and cages are not exactly-one constraints (sat, \
+         scan, toggle and mrv take every rule)\n"
+    );
+}
+
+/// Variants trace like plain puzzles; an engine that cannot take the rules is refused before
+/// the search, with its reason, and the page carries the houses and cages it draws.
+#[test]
+fn variants_trace_and_engines_that_cannot_take_them_say_why() {
+    let run = sudolab(
+        &[
+            "trace",
+            "corpora/variants/killer.json",
+            "-s",
+            "mrv,dlx-knuth",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: cannot trace this puzzle: dlx-knuth does not take killer puzzles: exact cover \
+         takes houses only; must-differ and non-consecutive pairs and cages are not exactly-one \
+         constraints (sat, scan, toggle and mrv take every rule)\n"
+    );
+    let run = sudolab(
+        &[
+            "trace",
+            "corpora/variants/killer.json",
+            "-s",
+            "mrv",
+            "-o",
+            "html",
+            "--max-events",
+            "50",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "cut: {}", run.stderr);
+    let start = run.stdout.find("id=\"data\">").unwrap() + "id=\"data\">".len();
+    let end = start + run.stdout[start..].find("</script>").unwrap();
+    let data: Value = serde_json::from_str(&run.stdout[start..end]).unwrap();
+    let geometry = &data["geometry"];
+    assert_eq!(geometry["rules"], "killer");
+    assert_eq!(geometry["cages"].as_array().unwrap().len(), 27);
+    assert_eq!(
+        geometry["cages"][0],
+        serde_json::json!({"sum": 13, "cells": [0, 9]})
+    );
+    assert_eq!(
+        geometry["houses"]["b"][4],
+        serde_json::json!([30, 31, 32, 39, 40, 41, 48, 49, 50])
+    );
+    assert_eq!(geometry["region"][80], 8);
+
+    let run = sudolab(
+        &[
+            "trace",
+            "--variant",
+            "latin",
+            "1...........2............",
+            "-s",
+            "dlx-knuth",
+            "-o",
+            "html",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let start = run.stdout.find("id=\"data\">").unwrap() + "id=\"data\">".len();
+    let end = start + run.stdout[start..].find("</script>").unwrap();
+    let data: Value = serde_json::from_str(&run.stdout[start..end]).unwrap();
+    let geometry = &data["geometry"];
+    assert_eq!(geometry["rules"], "latin");
+    assert!(geometry["houses"].get("b").is_none());
+    assert_eq!(
+        geometry["houses"]["c"][0],
+        serde_json::json!([0, 5, 10, 15, 20])
+    );
+    assert!(
+        geometry["region"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_null)
+    );
+}
+
 /// `trace --human`: the person's path goes into the page's data beside the searches; other
 /// forms and puzzles without one solution are refused with the reason.
 #[test]
