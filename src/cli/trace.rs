@@ -283,7 +283,9 @@ pub(crate) enum ExplainCommand {
     /// jigsaw regions (j, instead of boxes), diagonals (d), windows (w); a Latin square has no
     /// boxes. Rows marked G are the givens; rows marked x clash with a given and leave the
     /// matrix when the givens are chosen; the last line marks the items the givens cover.
-    /// Sides up to 6. Variants whose rules are not houses (pairs, cages) have no matrix.
+    /// A variant's pairs are secondary items, covered at most once: q (must-differ pair and
+    /// digit), n (non-consecutive pair and digits D, D+1). Sides up to 6; killer cages have no
+    /// matrix.
     ///
     /// Examples:
     ///   sudolab explain cover 4..3.....1....2.
@@ -297,8 +299,8 @@ pub(crate) enum ExplainCommand {
         /// Box shape, rows x columns.
         #[arg(long = "box", value_name = "RxC")]
         box_shape: Option<Shape>,
-        /// Read the puzzle under a variant's rules made of houses: latin, x, windoku, joined
-        /// by ','.
+        /// Read the puzzle under a variant's rules: latin, x, windoku, anti-king, anti-knight,
+        /// nonconsecutive, joined by ','.
         #[arg(long, value_name = "NAME,...")]
         variant: Option<Features>,
     },
@@ -346,22 +348,25 @@ fn cover_table(puzzle: &Grid) -> anyhow::Result<String> {
             matrix.items.len()
         );
     }
-    // Knuth's names without the dot (p11, r12, ...): one character per line of the header for
-    // sides up to 6. A space before each kind of item.
-    let names: Vec<String> = matrix
-        .items
-        .iter()
-        .map(|item| item.to_string().replace('.', ""))
-        .collect();
+    let names = column_names(&matrix);
     let group_starts = |index: usize| index == 0 || names[index][..1] != names[index - 1][..1];
     // The blank board's options are every cell and digit, cell-major: option (cell, digit) is
-    // at cell * n + digit - 1.
-    let covers = |cell: usize, digit: usize| matrix.options[cell * n + digit - 1].items();
+    // at cell * n + digit - 1. Its items: the primary ones, then its pairs' secondary ones.
+    let covers = |cell: usize, digit: usize| -> Vec<u32> {
+        let index = cell * n + digit - 1;
+        let secondary = matrix.secondary_of(index);
+        matrix.options[index]
+            .items()
+            .iter()
+            .chain(secondary)
+            .copied()
+            .collect()
+    };
     let mut given_items = vec![false; names.len()];
     for cell in 0..n * n {
         let value = puzzle.get(cell) as usize;
         if value != 0 {
-            for &item in covers(cell, value) {
+            for item in covers(cell, value) {
                 given_items[item as usize] = true;
             }
         }
@@ -381,16 +386,7 @@ fn cover_table(puzzle: &Grid) -> anyhow::Result<String> {
         item_legend(&names)
     )
     .expect("String write");
-    for line in 0..3 {
-        let mut header = " ".repeat(label_width);
-        for (index, name) in names.iter().enumerate() {
-            if group_starts(index) {
-                header.push(' ');
-            }
-            header.push(name.chars().nth(line).unwrap_or(' '));
-        }
-        writeln!(out, "{}", header.trim_end()).expect("String write");
-    }
+    out.push_str(&header_lines(&names, label_width, group_starts));
     let mut live = 0;
     for cell in 0..n * n {
         for digit in 1..=n {
@@ -428,10 +424,67 @@ fn cover_table(puzzle: &Grid) -> anyhow::Result<String> {
     out.push_str(&givens_footer(
         label_width,
         &given_items,
+        matrix.primary,
         group_starts,
         live,
     ));
     Ok(out)
+}
+
+/// The matrix's item names as the table's columns: Knuth's names without the dot (p11, r12,
+/// ...), one character per line of the header; numbers padded to one width per kind (q01.1 ->
+/// q011 beside q12.1 -> q121), so that the digits line up.
+fn column_names(matrix: &CoverMatrix) -> Vec<String> {
+    let split: Vec<(String, String)> = matrix
+        .items
+        .iter()
+        .map(|item| {
+            let name = item.to_string();
+            let (number, digit) = name[1..].split_once('.').expect("items are named xN.D");
+            (format!("{}{number}", &name[..1]), digit.to_string())
+        })
+        .collect();
+    let widths = |letter: &str| {
+        split
+            .iter()
+            .filter(|(head, _)| head.starts_with(letter))
+            .map(|(head, _)| head.len())
+            .max()
+            .unwrap_or(0)
+    };
+    split
+        .iter()
+        .map(|(head, digit)| {
+            let width = widths(&head[..1]);
+            format!(
+                "{}{:0>pad$}{digit}",
+                &head[..1],
+                &head[1..],
+                pad = width - 1
+            )
+        })
+        .collect()
+}
+
+/// The names of the columns written downwards, one character per line.
+fn header_lines(
+    names: &[String],
+    label_width: usize,
+    group_starts: impl Fn(usize) -> bool,
+) -> String {
+    let mut out = String::new();
+    let name_length = names.iter().map(String::len).max().unwrap_or(0);
+    for line in 0..name_length {
+        let mut header = " ".repeat(label_width);
+        for (index, name) in names.iter().enumerate() {
+            if group_starts(index) {
+                header.push(' ');
+            }
+            header.push(name.chars().nth(line).unwrap_or(' '));
+        }
+        writeln!(out, "{}", header.trim_end()).expect("String write");
+    }
+    out
 }
 
 /// What the letters of the items in `names` stand for, in their order: `p = cell, r =
@@ -447,6 +500,8 @@ fn item_legend(names: &[String]) -> String {
             "j" => "j = jigsaw region+digit",
             "d" => "d = diagonal+digit",
             "w" => "w = window+digit",
+            "q" => "q = must-differ pair+digit (secondary: at most once)",
+            "n" => "n = non-consecutive pair+digits D and D+1 (secondary)",
             _ => continue,
         };
         if !legends.contains(&legend) {
@@ -460,6 +515,7 @@ fn item_legend(names: &[String]) -> String {
 fn givens_footer(
     label_width: usize,
     given_items: &[bool],
+    primary: usize,
     group_starts: impl Fn(usize) -> bool,
     live: usize,
 ) -> String {
@@ -471,11 +527,17 @@ fn givens_footer(
         out.push(if *covered { '^' } else { ' ' });
     }
     let mut out = out.trim_end().to_string();
-    let free = given_items.iter().filter(|c| !**c).count();
+    let free = given_items[..primary].iter().filter(|c| !**c).count();
+    let secondary = given_items[primary..].iter().filter(|c| !**c).count();
+    let secondary = if secondary > 0 {
+        format!(" (and {secondary} secondary, to cover at most once)")
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "\nafter choosing the givens: {free} items to cover, {live} options left (what \
-         dlx-knuth searches)"
+        "\nafter choosing the givens: {free} items to cover{secondary}, {live} options left \
+         (what dlx-knuth searches)"
     )
     .expect("String write");
     out

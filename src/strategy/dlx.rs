@@ -43,8 +43,8 @@ const COUNTERS: [Counter; 3] = [
 pub struct Dlx;
 
 impl Strategy for Dlx {
-    /// Variants whose every rule is a house (X, windoku, jigsaw, Latin squares): each house
-    /// and digit is one more item.
+    /// Variants without cages: each house and digit is one more item, and each pair of cells
+    /// (anti-king, anti-knight, non-consecutive) brings secondary items.
     fn supports_rules(&self, rules: &crate::model::Rules) -> Result<(), &'static str> {
         crate::encode::exact_cover_takes(rules)
     }
@@ -97,7 +97,8 @@ impl Strategy for Dlx {
         // An item no option covers (an empty cell with no candidate, a digit with no place in
         // a house) means no solution; dlx-rs itself indexes past its empty solution stack on
         // such a matrix and panics (issue 22, D1), so the answer is given here.
-        let mut covered = vec![false; matrix.items.len()];
+        // (Only primary items must be covered; a variant's pairs are secondary.)
+        let mut covered = vec![false; matrix.primary];
         for option in &matrix.options {
             for &item in option.items() {
                 covered[item as usize] = true;
@@ -109,12 +110,20 @@ impl Strategy for Dlx {
             let matrix = Arc::new(matrix);
             let thread_matrix = Arc::clone(&matrix);
             let search = move |emit: &mut dyn FnMut(Vec<u32>) -> bool| {
-                let mut solver: Solver<u32> = Solver::new(thread_matrix.items.len());
+                let primary = thread_matrix.primary;
+                let mut solver: Solver<u32> = if primary == thread_matrix.items.len() {
+                    Solver::new(primary)
+                } else {
+                    // Its optional items are numbered after the mandatory ones, as ours are.
+                    Solver::new_optional(primary, thread_matrix.items.len() - primary)
+                };
                 let mut item_numbers = Vec::with_capacity(4);
                 for (option_idx, option) in thread_matrix.options.iter().enumerate() {
                     item_numbers.clear();
                     // dlx-rs numbers items from 1; item 0 is its root.
                     item_numbers.extend(option.items().iter().map(|&item| item as usize + 1));
+                    let secondary = thread_matrix.secondary_of(option_idx);
+                    item_numbers.extend(secondary.iter().map(|&item| item as usize + 1));
                     solver.add_option(option_idx as u32, &item_numbers);
                 }
                 for chosen in solver {

@@ -49,8 +49,8 @@ impl Strategy for DlxKnuth {
         "Knuth's Dancing Links (Algorithm X, fewest-options item first), with nodes and updates counters"
     }
 
-    /// Variants whose every rule is a house (X, windoku, jigsaw, Latin squares): each house
-    /// and digit is one more item.
+    /// Variants without cages: each house and digit is one more item, and each pair of cells
+    /// (anti-king, anti-knight, non-consecutive) brings secondary items.
     fn supports_rules(&self, rules: &Rules) -> Result<(), &'static str> {
         crate::encode::exact_cover_takes(rules)
     }
@@ -117,6 +117,7 @@ fn search<O: Observer>(
     let mut dance = Dance {
         len: &mut links.len,
         nodes: &mut links.nodes,
+        primary: matrix.primary_padded,
         updates: 0,
     };
     search_level(&mut search, &mut dance, matrix, 0);
@@ -190,8 +191,13 @@ struct Matrix {
     shape: Shape,
     /// The variant's rules the matrix was built for (`None`: plain Sudoku).
     rules: Option<Arc<Rules>>,
-    /// The items, for the trace's events.
+    /// The primary items, for the trace's events (only they are chosen).
     items: Vec<Item>,
+    /// Item slots: the primary items, padding up to a whole number of [`LANES`] (headers and
+    /// covered lengths no option touches), then the secondary items, which the choice of an
+    /// item never scans.
+    primary_padded: usize,
+    item_slots: usize,
     /// The items of option `o` are `option_items[option_start[o]..option_start[o + 1]]`.
     option_items: Vec<u32>,
     option_start: Vec<u32>,
@@ -207,10 +213,22 @@ struct Matrix {
 impl Matrix {
     fn new(shape: Shape, cover: &CoverMatrix) -> Matrix {
         let side = shape.side();
+        let primary_padded = cover.primary.div_ceil(LANES) * LANES;
+        let item_slots = primary_padded + cover.items.len() - cover.primary;
+        // Secondary items move past the padding.
+        let slot = |item: u32| {
+            if (item as usize) < cover.primary {
+                item
+            } else {
+                (item as usize - cover.primary + primary_padded) as u32
+            }
+        };
         let mut matrix = Matrix {
             shape,
             rules: None,
-            items: cover.items.clone(),
+            items: cover.items[..cover.primary].to_vec(),
+            primary_padded,
+            item_slots,
             option_items: Vec::new(),
             option_start: vec![0],
             placements: Vec::with_capacity(cover.options.len()),
@@ -218,13 +236,19 @@ impl Matrix {
             item_options: Vec::new(),
             item_start: Vec::new(),
         };
-        let mut options_of_item = vec![Vec::new(); cover.items.len()];
+        let mut options_of_item = vec![Vec::new(); item_slots];
         for (option_idx, option) in cover.options.iter().enumerate() {
+            let start = matrix.option_items.len();
             matrix.option_items.extend_from_slice(items_of(option));
+            let secondary = cover
+                .secondary_of(option_idx)
+                .iter()
+                .map(|&item| slot(item));
+            matrix.option_items.extend(secondary);
             matrix.option_start.push(matrix.option_items.len() as u32);
             matrix.placements.push((option.cell as u32, option.digit));
             matrix.option_at[option.cell * side + option.digit as usize - 1] = option_idx as u32;
-            for &item in items_of(option) {
+            for &item in &matrix.option_items[start..] {
                 options_of_item[item as usize].push(option_idx as u32);
             }
         }
@@ -281,10 +305,10 @@ impl Links {
     /// the options none of whose items is covered, in matrix order. The same state as links
     /// built from the puzzle's own (pruned) matrix. `false` when two givens conflict.
     fn build(&mut self, matrix: &Matrix, puzzle: &Grid) -> bool {
-        let item_count = matrix.items.len();
+        let item_count = matrix.item_slots;
         self.len.clear();
-        self.len.resize(item_count.div_ceil(LANES) * LANES, COVERED);
-        self.len[..item_count].fill(0);
+        self.len.resize(item_count, 0);
+        self.len[matrix.items.len()..matrix.primary_padded].fill(COVERED);
         let side = matrix.shape.side();
         self.pruned.clear();
         self.pruned.resize(matrix.placements.len(), false);
@@ -361,6 +385,8 @@ impl Links {
 struct Dance<'a> {
     len: &'a mut [u8],
     nodes: &'a mut [Node],
+    /// The lengths the choice scans: the primary items and their padding.
+    primary: usize,
     updates: u64,
 }
 
@@ -453,10 +479,8 @@ impl Dance<'_> {
     /// when every item is covered.
     #[inline]
     fn choose_item(&self) -> Option<usize> {
-        let fewest = self
-            .len
-            .iter()
-            .fold(u8::MAX, |fewest, &len| fewest.min(len));
+        let primary = &self.len[..self.primary];
+        let fewest = primary.iter().fold(u8::MAX, |fewest, &len| fewest.min(len));
         if fewest >= COVERED {
             return None;
         }
@@ -464,7 +488,7 @@ impl Dance<'_> {
         // equal to `fewest`, and the lowest set bit of the classic zero-byte test marks the
         // first one (a borrow can only mark bytes above a true zero).
         let pattern = ONES * u64::from(fewest);
-        for (word_idx, bytes) in self.len.chunks_exact(8).enumerate() {
+        for (word_idx, bytes) in primary.chunks_exact(8).enumerate() {
             let word = u64::from_le_bytes(bytes.try_into().expect("chunks of 8 bytes")) ^ pattern;
             let zeros = word.wrapping_sub(ONES) & !word & (ONES << 7);
             if zeros != 0 {

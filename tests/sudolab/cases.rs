@@ -373,22 +373,25 @@ fn case_files_name_registered_strategies_and_cover_every_shape() {
 }
 
 /// Every engine takes exactly the variants it can express: the backtrackers and SAT every rule,
-/// `fast` houses and must-differ pairs, the exact-cover engines houses only; a refusal says
-/// why. The variant cases cover all three kinds.
+/// `fast` houses and must-differ pairs, the exact-cover engines houses and pairs (as secondary
+/// items) but not cages; a refusal says why. The variant cases cover all three kinds.
 #[test]
 fn engines_take_the_variants_they_can_express() {
     let cases = all_cases();
+    // Kinds: with cages; pairs but no cages (non-consecutive pairs, or must-differ ones);
+    // houses only.
     let mut kinds = [false; 3];
     for loaded in &cases {
         let Some(rules) = loaded.puzzle.rules() else {
             continue;
         };
+        let no_cages = rules.cages().is_empty();
         let houses_only = rules.is_house_based() && rules.different_pairs().is_empty();
-        kinds[usize::from(rules.is_house_based()) + usize::from(houses_only)] = true;
+        kinds[usize::from(no_cages) + usize::from(houses_only)] = true;
         for strategy in strategy::registry() {
             let expected = match strategy.name() {
                 "fast" => rules.is_house_based(),
-                "dlx" | "dlx-knuth" => houses_only,
+                "dlx" | "dlx-knuth" => no_cages,
                 _ => true,
             };
             assert_eq!(
@@ -408,9 +411,8 @@ fn engines_take_the_variants_they_can_express() {
             .accepts(&killer.puzzle)
             .unwrap_err()
             .to_string(),
-        "dlx-knuth does not take killer puzzles: exact cover takes houses only; must-differ and \
-         non-consecutive pairs and cages are not exactly-one constraints (sat, scan, toggle and \
-         mrv take every rule)"
+        "dlx-knuth does not take killer puzzles: exact cover takes houses and pairs of cells, not \
+         the sum of a cage (sat, scan, toggle and mrv take every rule)"
     );
     assert_eq!(
         strategy::find("fast")

@@ -197,22 +197,53 @@ fn explain_cover_lays_out_a_variants_houses() {
         "after choosing the givens: 69 items to cover, 99 options left (what dlx-knuth searches)\n"
     ));
 
+    // Pairs are secondary items, one per digit: of the 18 anti-king pairs of 4x4, the 10 whose
+    // cells share no box (r1c2 and r2c3, pair 3, the first), 40 q items after the 64 primary.
     let run = sudolab(
         &[
             "explain",
             "cover",
             "--variant",
             "anti-king",
-            "1...............",
+            ".2..............",
         ],
         "",
     );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "exact cover of .2.............. (anti-king): 64 options (rows) x 104 items (columns); \
+         p = cell, r = row+digit, c = column+digit, b = box+digit, q = must-differ pair+digit \
+         (secondary: at most once)"
+    );
+    let q = |line: &str| line.rsplit(' ').next().unwrap().to_string();
+    // Four header lines: q, the pair number in two digits, the digit.
+    assert_eq!(q(lines[1]), "q".repeat(40));
+    assert_eq!(q(lines[2]), format!("{}{}", "0".repeat(20), "1".repeat(20)));
+    assert_eq!(q(lines[3]), "3333444477778888999900001111222255556666");
+    assert_eq!(q(lines[4]), "1234".repeat(10));
+    // r1c2 = 2 and r2c3 = 2 share pair 3's item for digit 2: the given rules the other out.
+    let row = |label: &str| *lines.iter().find(|l| l[2..].starts_with(label)).unwrap();
+    assert!(row("r1c2=2").starts_with("G r1c2=2"));
+    assert_eq!(q(row("r1c2=2")), format!(".1{}", ".".repeat(38)));
+    assert!(row("r2c3=2").starts_with("x r2c3=2"));
+    assert_eq!(
+        q(row("r2c3=2")),
+        format!(".1{}1...1{}", ".".repeat(19), ".".repeat(14))
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        &"after choosing the givens: 60 items to cover (and 39 secondary, to cover at most once), \
+          52 options left (what dlx-knuth searches)"
+    );
+
+    let run = sudolab(&["explain", "cover", "corpora/variants/killer.json"], "");
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "sudolab: anti-king puzzles have no exact-cover matrix: exact cover takes houses only; \
-         must-differ and non-consecutive pairs and cages are not exactly-one constraints (sat, \
-         scan, toggle and mrv take every rule)\n"
+        "sudolab: killer puzzles have no exact-cover matrix: exact cover takes houses and pairs \
+         of cells, not the sum of a cage (sat, scan, toggle and mrv take every rule)\n"
     );
 }
 
@@ -233,8 +264,8 @@ fn variants_trace_and_engines_that_cannot_take_them_say_why() {
     assert_eq!(
         run.stderr,
         "sudolab: cannot trace this puzzle: dlx-knuth does not take killer puzzles: exact cover \
-         takes houses only; must-differ and non-consecutive pairs and cages are not exactly-one \
-         constraints (sat, scan, toggle and mrv take every rule)\n"
+         takes houses and pairs of cells, not the sum of a cage (sat, scan, toggle and mrv take \
+         every rule)\n"
     );
     let run = sudolab(
         &[
