@@ -6,12 +6,14 @@
 //! beyond the choice of cell.
 //!
 //! The candidate counts are kept incrementally (a placement removes its digit from its peers,
-//! an undo gives it back), so that the choice of cell is a minimum over a byte array instead of
-//! three table reads and a popcount per cell; the tree is the textbook one. On boards of up to
-//! 256 cells (16x16) each digit's candidate cells are a bit set ([`Bitboards`]): a placement
-//! finds the peers that lose its digit with one AND per word and touches only their counts,
-//! and the undo needs no trail (the lost cells are a local of the node). Larger boards keep
-//! each cell's candidates and a trail of the peers that lost one ([`Candidates`]).
+//! an undo gives it back), so that choosing a cell does not re-read three tables and count bits
+//! for every empty cell; the tree is the textbook one. On boards of up to 256 cells (16x16)
+//! each digit's candidate cells are a bit set and the counts are bit-sliced across five more
+//! ([`Bitboards`]): a placement finds the peers that lose its digit with one AND per word and
+//! subtracts one from all their counts at once, the undo needs no trail (the lost cells are a
+//! local of the node), and no step of a node loops over peers or cells. Larger boards keep each
+//! cell's candidates and count in tables, the minimum found over a byte array, and a trail of
+//! the peers that lost a candidate ([`Candidates`]).
 
 use crate::model::Grid;
 use crate::model::layout::Layout;
@@ -261,38 +263,39 @@ fn first_minimum(counts: &[u8]) -> Option<usize> {
 }
 
 /// The board of up to `64 * W` cells (at most 16 digits) as bit sets: for each digit, the empty
-/// cells that still have it as a candidate; for each candidate count, the empty cells that have
-/// that many; and each empty cell's count.
+/// cells that still have it as a candidate, and each cell's candidate count written in binary
+/// across five bit sets (bit-sliced: bit `k` of every cell's count in `count_bits[k]`).
 ///
 /// A placement of digit `d` in `cell` computes the empty peers that lose `d` as
-/// `digit_cells[d] & peers(cell) & empty`, one AND per word, clears them, and moves each of
-/// them down one count; the undo ORs the same set back and moves the same cells up again. The
-/// set is returned to the node, which holds it until its undo, so there is no trail. A filled
-/// cell's bits are left as they were when it was filled (every later change to them is masked
-/// out by `empty`), and the undos come in reverse order, so they are right again when it is
-/// emptied. The most constrained cell is the lowest bit of the first non-empty count's set:
-/// the cells of a set are in row-major order, so that is the first in row-major order among
-/// those with the fewest candidates. The candidates of that cell come from the house tables.
+/// `digit_cells[d] & peers(cell) & empty`, one AND per word, clears them, and subtracts one
+/// from the counts of exactly those cells with a borrow running through the five sets (a few
+/// operations per word, however many peers lost the digit); the undo ORs the same set back and
+/// adds one to the same counts. The set is returned to the node, which holds it until its
+/// undo, so there is no trail. A filled cell's bits are left as they were when it was filled
+/// (every later change to them is masked out by `empty`), and the undos come in reverse order,
+/// so they are right again when it is emptied.
+///
+/// The most constrained cells are found from the highest count bit down: keep the cells whose
+/// bit is 0 whenever some are left, and what remains are the empty cells with the smallest
+/// count; the lowest bit of that set is the first of them in row-major order. The candidates
+/// of that cell come from the house tables.
 struct Bitboards<const W: usize> {
     /// Each cell's peers as a bit set, `W` words per cell ([`Layout::peer_bits`]).
     peer_bits: &'static [u64],
     /// `digit_cells[d]`: the empty cells where digit `d + 1` is a candidate.
     digit_cells: [[u64; W]; MAX_SMALL_SIDE],
-    /// `by_count[k]`: the empty cells with exactly `k` candidates (`k` at most 16; the table
-    /// has 32 rows so that an index masked with 31 needs no bounds check).
-    by_count: [[u64; W]; COUNT_ROWS],
+    /// `count_bits[k]`: the cells whose candidate count has bit `k` set (counts up to 16).
+    count_bits: [[u64; W]; COUNT_BITS],
     /// The empty cells.
     empty: [u64; W],
-    /// Candidate count of each empty cell (stale for filled cells).
-    counts: [u8; MAX_SMALL_CELLS],
-    side: usize,
     masks: HouseMasks,
 }
 
 /// The largest board [`Bitboards`] takes: 16x16.
 const MAX_SMALL_CELLS: usize = 256;
 const MAX_SMALL_SIDE: usize = 16;
-const COUNT_ROWS: usize = 32;
+/// Bits of a candidate count of at most 16.
+const COUNT_BITS: usize = 5;
 
 impl<const W: usize> Bitboards<W> {
     fn new(puzzle: &Grid) -> Bitboards<W> {
@@ -302,18 +305,20 @@ impl<const W: usize> Bitboards<W> {
         let mut board = Bitboards {
             peer_bits: layout.peer_bits::<W>(),
             digit_cells: [[0; W]; MAX_SMALL_SIDE],
-            by_count: [[0; W]; COUNT_ROWS],
+            count_bits: [[0; W]; COUNT_BITS],
             empty: [0; W],
-            counts: [0; MAX_SMALL_CELLS],
-            side: layout.side,
             masks,
         };
         for cell in 0..layout.cells {
             if puzzle.get(cell) == 0 {
                 let free = board.masks.free(cell);
                 let (word, cell_bit) = (cell / 64, 1 << (cell % 64));
-                board.counts[cell] = free.count_ones() as u8;
-                board.by_count[free.count_ones() as usize][word] |= cell_bit;
+                let count = free.count_ones();
+                for (k, bits) in board.count_bits.iter_mut().enumerate() {
+                    if count >> k & 1 != 0 {
+                        bits[word] |= cell_bit;
+                    }
+                }
                 board.empty[word] |= cell_bit;
                 for (_, bit) in digits_of(free) {
                     board.digit_cells[bit.trailing_zeros() as usize][word] |= cell_bit;
@@ -330,14 +335,20 @@ impl<const W: usize> CellChoice for Bitboards<W> {
 
     #[inline]
     fn most_constrained(&self) -> Option<usize> {
-        for cells in &self.by_count[..=self.side.min(MAX_SMALL_SIDE)] {
-            for (word_idx, &word) in cells.iter().enumerate() {
-                if word != 0 {
-                    return Some(word_idx * 64 + word.trailing_zeros() as usize);
-                }
+        let mut fewest = self.empty;
+        for bits in self.count_bits.iter().rev() {
+            let mut without = [0; W];
+            let mut any = 0;
+            for word in 0..W {
+                without[word] = fewest[word] & !bits[word];
+                any |= without[word];
+            }
+            if any != 0 {
+                fewest = without;
             }
         }
-        None
+        let word_idx = fewest.iter().position(|&word| word != 0)?;
+        Some(word_idx * 64 + fewest[word_idx].trailing_zeros() as usize)
     }
 
     #[inline]
@@ -355,19 +366,16 @@ impl<const W: usize> CellChoice for Bitboards<W> {
         for word in 0..W {
             lost[word] = digit_cells[word] & peers[word] & self.empty[word];
             digit_cells[word] ^= lost[word];
+            // Minus one on the lost cells' counts: a bit flips where the borrow reaches it,
+            // and the borrow goes on past the bits that were 0.
+            let mut borrow = lost[word];
+            for bits in &mut self.count_bits {
+                let before = bits[word];
+                bits[word] = before ^ borrow;
+                borrow &= !before;
+            }
         }
-        let (word, cell_bit) = ((cell / 64) % W, 1 << (cell % 64));
-        self.empty[word] ^= cell_bit;
-        let count = self.counts[cell % MAX_SMALL_CELLS] as usize;
-        self.by_count[count % COUNT_ROWS][word] ^= cell_bit;
-        for_each_cell(&lost, |peer, word, peer_bit| {
-            let count = &mut self.counts[peer % MAX_SMALL_CELLS];
-            // A peer that loses a candidate had at least one.
-            let before = *count as usize;
-            *count -= 1;
-            self.by_count[before % COUNT_ROWS][word] ^= peer_bit;
-            self.by_count[before.wrapping_sub(1) % COUNT_ROWS][word] ^= peer_bit;
-        });
+        self.empty[(cell / 64) % W] ^= 1 << (cell % 64);
         self.masks.toggle(cell, bit);
         lost
     }
@@ -377,33 +385,16 @@ impl<const W: usize> CellChoice for Bitboards<W> {
         let digit_cells = &mut self.digit_cells[bit.trailing_zeros() as usize % MAX_SMALL_SIDE];
         for word in 0..W {
             digit_cells[word] |= lost[word];
+            // Plus one: the carry goes on past the bits that were 1.
+            let mut carry = lost[word];
+            for bits in &mut self.count_bits {
+                let before = bits[word];
+                bits[word] = before ^ carry;
+                carry &= before;
+            }
         }
-        for_each_cell(&lost, |peer, word, peer_bit| {
-            let count = &mut self.counts[peer % MAX_SMALL_CELLS];
-            let before = *count as usize;
-            *count += 1;
-            self.by_count[before % COUNT_ROWS][word] ^= peer_bit;
-            self.by_count[(before + 1) % COUNT_ROWS][word] ^= peer_bit;
-        });
-        let (word, cell_bit) = ((cell / 64) % W, 1 << (cell % 64));
-        self.empty[word] |= cell_bit;
-        let count = self.counts[cell % MAX_SMALL_CELLS] as usize;
-        self.by_count[count % COUNT_ROWS][word] ^= cell_bit;
+        self.empty[(cell / 64) % W] |= 1 << (cell % 64);
         self.masks.toggle(cell, bit);
-    }
-}
-
-/// Calls `visit(cell, word, bit)` with each cell of a bit set, ascending, the index of its word
-/// and its bit in that word.
-#[inline]
-fn for_each_cell<const W: usize>(cells: &[u64; W], mut visit: impl FnMut(usize, usize, u64)) {
-    for (word_idx, &word) in cells.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let bit = bits & bits.wrapping_neg();
-            visit(word_idx * 64 + bit.trailing_zeros() as usize, word_idx, bit);
-            bits ^= bit;
-        }
     }
 }
 
