@@ -311,17 +311,21 @@ impl<const W: usize> Bitboards<W> {
         };
         for cell in 0..layout.cells {
             if puzzle.get(cell) == 0 {
-                let free = board.masks.free(cell);
                 let (word, cell_bit) = (cell / 64, 1 << (cell % 64));
-                let count = free.count_ones();
-                for (k, bits) in board.count_bits.iter_mut().enumerate() {
-                    if count >> k & 1 != 0 {
-                        bits[word] |= cell_bit;
-                    }
-                }
                 board.empty[word] |= cell_bit;
-                for (_, bit) in digits_of(free) {
+                for (_, bit) in digits_of(board.masks.free(cell)) {
                     board.digit_cells[bit.trailing_zeros() as usize][word] |= cell_bit;
+                }
+            }
+        }
+        // Each count is the number of digit sets its cell is in: add the sets up, bit-sliced.
+        for digit_cells in &board.digit_cells[..layout.side.min(MAX_SMALL_SIDE)] {
+            for word in 0..W {
+                let mut carry = digit_cells[word];
+                for bits in &mut board.count_bits {
+                    let before = bits[word];
+                    bits[word] = before ^ carry;
+                    carry &= before;
                 }
             }
         }
