@@ -22,6 +22,9 @@ pub(crate) struct Layout {
     /// `house_list[house_start[cell]..house_start[cell + 1]]`: the houses of `cell`, ascending.
     house_list: Vec<u16>,
     house_start: Vec<u32>,
+    /// Each cell's peers as a bit set over the cells, `cells.div_ceil(64)` words per cell,
+    /// built on first use (only `mrv` reads them, and only on boards of up to 256 cells).
+    peer_bits: OnceLock<Vec<u64>>,
 }
 
 impl Layout {
@@ -110,6 +113,7 @@ impl Layout {
             houses_of: Vec::new(),
             house_list,
             house_start,
+            peer_bits: OnceLock::new(),
         }
     }
 
@@ -117,6 +121,26 @@ impl Layout {
     #[inline]
     pub(crate) fn peers(&self, cell: usize) -> &[u16] {
         &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
+    }
+
+    /// The peers of every cell as bit sets over the cells, `W` words each (`W` must be
+    /// `cells.div_ceil(64)`): bit `p % 64` of word `p / 64` of `cell`'s words
+    /// (`[cell * W..][..W]`) is set when `p` is a peer of `cell`.
+    pub(crate) fn peer_bits<const W: usize>(&self) -> &[u64] {
+        assert_eq!(
+            W,
+            self.cells.div_ceil(64),
+            "peer bit sets of the board's width"
+        );
+        self.peer_bits.get_or_init(|| {
+            let mut words = vec![0u64; self.cells * W];
+            for cell in 0..self.cells {
+                for &peer in self.peers(cell) {
+                    words[cell * W + peer as usize / 64] |= 1u64 << (peer % 64);
+                }
+            }
+            words
+        })
     }
 
     /// The houses of `cell`, as indices into [`Layout::houses`] (in steps of `side`), ascending.
