@@ -13,6 +13,15 @@
 //! It prints, per step, the best and median microseconds per puzzle and the median and spread
 //! (min-max) of the rounds' own ratios to `library`, then `compare -j1 / -j2` per round. On a
 //! shared machine only the ratios measured within a round mean anything.
+//!
+//! For instruction counts (valgrind's callgrind, the noise-free measure on a shared machine),
+//! `SUDOLAB_CLI_LIBRARY_ONCE=FILE` runs only the `library` step, once, over FILE's puzzles
+//! (parsed before it starts; callgrind's inclusive cost of `count_up_to` is the search):
+//!
+//! ```sh
+//! SUDOLAB_CLI_LIBRARY_ONCE=first10k.txt valgrind --tool=callgrind target/release/deps/cli-HASH
+//! valgrind --tool=callgrind target/release/sudolab count -j1 first10k.txt > /dev/null
+//! ```
 
 mod common;
 
@@ -87,6 +96,16 @@ fn main() {
         .and_then(|value| value.parse().ok())
         .unwrap_or(7)
         .max(1);
+    if let Some(file) = std::env::var_os("SUDOLAB_CLI_LIBRARY_ONCE") {
+        let puzzles = read(Path::new(&file));
+        let seconds = library(&puzzles);
+        println!(
+            "library: {} puzzles, {:.3} µs/puzzle",
+            puzzles.len(),
+            seconds / puzzles.len() as f64 * 1e6
+        );
+        return;
+    }
     let path = common::seventeen_clue();
     let puzzles = read(&path);
     let n = puzzles.len() as f64;

@@ -30,6 +30,19 @@ impl Histogram {
         self.max = self.max.max(value);
     }
 
+    /// Adds every value `other` recorded, as if recorded here (counts add bucket by bucket).
+    pub fn merge(&mut self, other: &Histogram) {
+        // Both grow as needed; only values beyond what any histogram holds fail, as in
+        // `record`, and are then saturated one bucket at a time.
+        if self.inner.add(&other.inner).is_err() {
+            for value in other.inner.iter_recorded() {
+                self.inner
+                    .saturating_record_n(value.value_iterated_to(), value.count_at_value());
+            }
+        }
+        self.max = self.max.max(other.max);
+    }
+
     /// Values recorded.
     pub fn len(&self) -> u64 {
         self.inner.len()
