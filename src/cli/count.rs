@@ -159,7 +159,8 @@ fn count_one(
         };
         status = status.max(said);
     }
-    let time_us = run.best.as_nanos() as f64 / 1e3;
+    // Converted only with --stats.
+    let time_us = || run.best.as_nanos() as f64 / 1e3;
     if args.json {
         let mut object = json!({
             "source": source,
@@ -171,7 +172,7 @@ fn count_one(
             "stopped": run.stopped,
         });
         if args.stats {
-            object["time_us"] = json!(time_us);
+            object["time_us"] = json!(time_us());
             object["stats"] = json!(run.stats);
         }
         write!(text, "{object}").expect("writing to a String cannot fail");
@@ -180,7 +181,7 @@ fn count_one(
             text,
             (source, record.line),
             run,
-            args.stats.then_some(time_us),
+            args.stats.then(time_us),
             &record.puzzle,
         );
     }

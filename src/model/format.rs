@@ -522,7 +522,7 @@ pub fn push_decimal(out: &mut String, mut number: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+    out.extend(digits[start..].iter().map(|&digit| char::from(digit)));
 }
 
 #[cfg(test)]
