@@ -54,7 +54,7 @@ struct Ran<T> {
     done: Vec<(bool, T)>,
 }
 
-/// The numbering of items across blocks (what [`Items`] keeps), on the runner thread.
+/// The numbering of items across blocks (what [`Items`] keeps), by one worker at a time.
 struct Numbering {
     ordinal: u64,
     within_source: Vec<u64>,
