@@ -13,6 +13,18 @@
 //! It prints, per step, the best and median microseconds per puzzle and the median and spread
 //! (min-max) of the rounds' own ratios to `library`, then `compare -j1 / -j2` per round. On a
 //! shared machine only the ratios measured within a round mean anything.
+//!
+//! `SUDOLAB_CLI_BINARY=PATH` runs another build of `sudolab` as the commands (an older commit's,
+//! to compare before and after under the same load).
+//!
+//! For instruction counts (valgrind's callgrind, the noise-free measure on a shared machine),
+//! `SUDOLAB_CLI_LIBRARY_ONCE=FILE` runs only the `library` step, once, over FILE's puzzles
+//! (parsed before it starts; callgrind's inclusive cost of `count_up_to` is the search):
+//!
+//! ```sh
+//! SUDOLAB_CLI_LIBRARY_ONCE=first10k.txt valgrind --tool=callgrind target/release/deps/cli-HASH
+//! valgrind --tool=callgrind target/release/sudolab count -j1 first10k.txt > /dev/null
+//! ```
 
 mod common;
 
@@ -59,7 +71,9 @@ fn library_with_read(path: &Path) -> f64 {
 /// Seconds of one run of the command, its output thrown away.
 fn command(args: &[&str], path: &Path) -> f64 {
     let start = Instant::now();
-    let status = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+    let binary = std::env::var_os("SUDOLAB_CLI_BINARY")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_sudolab").into());
+    let status = Command::new(binary)
         .args(args)
         .arg(path)
         .stdout(Stdio::null())
@@ -87,6 +101,16 @@ fn main() {
         .and_then(|value| value.parse().ok())
         .unwrap_or(7)
         .max(1);
+    if let Some(file) = std::env::var_os("SUDOLAB_CLI_LIBRARY_ONCE") {
+        let puzzles = read(Path::new(&file));
+        let seconds = library(&puzzles);
+        println!(
+            "library: {} puzzles, {:.3} µs/puzzle",
+            puzzles.len(),
+            seconds / puzzles.len() as f64 * 1e6
+        );
+        return;
+    }
     let path = common::seventeen_clue();
     let puzzles = read(&path);
     let n = puzzles.len() as f64;

@@ -118,8 +118,8 @@ pub(crate) fn run(args: &CertifyArgs) -> anyhow::Result<Status> {
     let status = for_each_record_in_parallel(
         &args.input,
         args.jobs,
-        |ordinal| args.shard.keeps(ordinal),
-        |source, _, record, _| certify_one(args, &options, source, record, &tally),
+        args.shard.selected(),
+        |source, record, _| certify_one(args, &options, source, record, &tally),
         &mut out,
     )?;
     out.finish()?;

@@ -4,8 +4,8 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -14,10 +14,10 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use sudolab::corpus::{Source, Walk};
 use sudolab::experiment::{
-    self, InputProblem, Items, Order, Plan, Repeats, Selection, Shard, SideFile, SideKind, Sides,
-    attach, provenance,
+    self, Input, InputProblem, Order, Plan, Repeats, Selection, Shard, SideFile, SideKind, Sides,
+    provenance,
 };
-use sudolab::report::{Aggregator, PuzzleProblem, Report, Sink, counter_union, text};
+use sudolab::report::{Aggregator, PuzzleProblem, Report, Row, Sink, counter_union, text};
 use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::input::ErrorNotes;
@@ -201,53 +201,36 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     let mut input_errors = Vec::new();
     let mut fatal = None;
     let mut notes = ErrorNotes::default();
-    let items = Items::new(
-        Walk::new(execution.sources.clone()),
-        execution.sides.clone(),
-        |problem| match problem {
-            InputProblem::Skipped(message) => {
-                // Messages start with their source's name; at most 20 are printed per source,
-                // and the report keeps them all.
-                let source = message.split(": ").next().unwrap_or_default().to_string();
-                progress.suspend(|| notes.note(&source, &message));
-                input_errors.push(message);
-            }
-            InputProblem::Fatal(err) => fatal = Some(err),
-        },
-    );
-    let mut side_error = None;
-    let input_sides = &execution.input_sides;
-    let items = items.map_while(
-        |mut item| match attach(input_sides, item.ordinal, &mut item) {
-            Ok(()) => Some(item),
-            Err(err) => {
-                side_error = Some(err);
-                None
-            }
-        },
-    );
-    let mut aggregator = Aggregator::new(names, execution.baseline.clone());
-    let mut problems = Vec::new();
+    let input = Input {
+        walk: Walk::new(execution.sources.clone()),
+        sides: execution.sides.clone(),
+        whole: execution.input_sides.clone(),
+    };
+    let on_problem = |problem| match problem {
+        InputProblem::Skipped(message) => {
+            // Messages start with their source's name; at most 20 are printed per source,
+            // and the report keeps them all.
+            let source = message.split(": ").next().unwrap_or_default().to_string();
+            progress.suspend(|| notes.note(&source, &message));
+            input_errors.push(message);
+        }
+        InputProblem::Fatal(err) => fatal = Some(err),
+    };
     let tick = |searches: u64| progress.inc(searches);
-    // Rows and problems are made on the workers; only the writing and tallying are in order.
-    let on_worker = |checked: experiment::Checked| (checked.puzzle_problems(), checked.rows());
-    let ended =
-        experiment::run_mapped(&execution.plan, items, &tick, on_worker, |(found, rows)| {
-            for problem in &found {
-                progress.suspend(|| print_problem(problem));
-            }
-            problems.extend(found);
-            for row in rows {
-                for sink in &mut sinks {
-                    sink.row(&row)?;
-                }
-                aggregator.add(row);
-            }
-            Ok::<(), anyhow::Error>(())
-        })??;
+    let (aggregator, problems, ended) = run_plan(
+        &execution,
+        &names,
+        input,
+        on_problem,
+        &tick,
+        |problem| {
+            progress.suspend(|| print_problem(problem));
+        },
+        &mut sinks,
+    )?;
     progress.finish_and_clear();
     notes.finish();
-    if let Some(err) = fatal.or(side_error) {
+    if let Some(err) = fatal {
         return Err(err.into());
     }
 
@@ -283,6 +266,67 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         status = Status::Interrupted;
     }
     Ok((status, report))
+}
+
+/// Runs the plan over the input: rows and problems made on the workers, tallied there into one
+/// aggregator per part of each batch (merged exactly at the end); only the rows this thread
+/// keeps (the report's first rows) or a report file takes come to it, the others are dropped
+/// on the worker. Gives the aggregator, the problems and how the run ended.
+fn run_plan(
+    execution: &Execution,
+    names: &[String],
+    input: Input,
+    on_problem: impl FnMut(InputProblem),
+    tick: &(dyn Fn(u64) + Sync),
+    mut on_found: impl FnMut(&PuzzleProblem),
+    sinks: &mut [Sink],
+) -> anyhow::Result<(Aggregator, Vec<PuzzleProblem>, experiment::Ended)> {
+    let new_aggregator = || Aggregator::new(names.to_vec(), execution.baseline.clone());
+    let mut aggregator = new_aggregator();
+    let parts: Vec<Mutex<Aggregator>> = (0..experiment::parts(&execution.plan))
+        .map(|_| Mutex::new(new_aggregator()))
+        .collect();
+    let rows_wanted = AtomicBool::new(true);
+    let mut problems = Vec::new();
+    let on_worker = |checked: experiment::Checked| (checked.puzzle_problems(), checked.rows());
+    let tally = |part: usize, (_, rows): &mut (Vec<PuzzleProblem>, Vec<Row>)| {
+        let mut aggregator = parts[part].lock().unwrap_or_else(PoisonError::into_inner);
+        for row in rows.iter() {
+            aggregator.tally(row);
+        }
+        if !rows_wanted.load(Ordering::Relaxed) {
+            // Dropped here, on the worker, buffer and all.
+            drop(std::mem::take(rows));
+        }
+    };
+    let ended = experiment::run_walk(
+        &execution.plan,
+        input,
+        on_problem,
+        tick,
+        on_worker,
+        tally,
+        |(found, rows)| {
+            for problem in &found {
+                on_found(problem);
+            }
+            problems.extend(found);
+            for row in rows {
+                for sink in sinks.iter_mut() {
+                    sink.row(&row)?;
+                }
+                aggregator.keep(row);
+            }
+            if sinks.is_empty() && !aggregator.wants_rows() {
+                rows_wanted.store(false, Ordering::Relaxed);
+            }
+            Ok::<(), anyhow::Error>(())
+        },
+    )??;
+    for part in parts {
+        aggregator.merge(&part.into_inner().unwrap_or_else(PoisonError::into_inner));
+    }
+    Ok((aggregator, problems, ended))
 }
 
 /// A problem on standard error, as it is found: where, what, which strategies, the puzzle.

@@ -12,7 +12,7 @@ use sudolab::strategy::Verdict;
 
 use sudolab::corpus::Record;
 
-use super::input::{Done, for_each_record_in_parallel, item, place};
+use super::input::{Placed, Said, place, walk_in_parallel};
 use super::output::Out;
 use super::solve::known_solution_check;
 use super::{BudgetArgs, InputArgs, ShardArgs, Status, strategy_named};
@@ -69,26 +69,30 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
         .with_max_solutions(limit);
     let plan = Plan::new(&[strategy], &limits);
     let mut out = Out::new();
-    let status = for_each_record_in_parallel(
+    let status = walk_in_parallel(
         &args.input,
         args.jobs,
-        |ordinal| args.shard.keeps(ordinal),
-        |source, ordinal, record, scratch| count_one(args, &plan, ordinal, source, record, scratch),
+        args.shard.selected(),
+        |source, record, scratch, text| count_one(args, &plan, source, record, scratch, text),
+        |out, placed| match placed {
+            Placed::Puzzle(text) => out.write_str(text),
+            Placed::Unread { .. } => Ok(()),
+        },
         &mut out,
     )?;
     out.finish()?;
     Ok(status)
 }
 
-/// Counts one puzzle and says what to write; runs on a worker thread.
+/// Counts one puzzle and appends its line to `text`; runs on a worker thread.
 fn count_one(
     args: &CountArgs,
     plan: &Plan,
-    here: u64,
     source: &str,
     record: &Record,
     scratch: &mut Scratch,
-) -> Done {
+    text: &mut String,
+) -> Said {
     let strategy = plan.entries[0].strategy;
     let mut notes = Vec::new();
     // Formatted only for a note: most puzzles have none.
@@ -99,13 +103,18 @@ fn count_one(
             place(),
             strategy.name()
         ));
-        return Done {
-            line: None,
+        return Said {
             notes,
             status: Status::Error,
         };
     }
-    let checked = experiment::check(plan, item(here, source, record), scratch);
+    let checked = experiment::check_puzzle(
+        plan,
+        &record.puzzle,
+        record.solution.as_ref(),
+        record.count,
+        scratch,
+    );
     let run = &checked.runs[0];
     let verdict = run.verdict();
     let mut status = match verdict {
@@ -137,7 +146,7 @@ fn count_one(
                     "sudolab: {}: found {} solutions but the source says {}",
                     place(),
                     run.count.found,
-                    checked.item.count.unwrap_or_default()
+                    record.count.unwrap_or_default()
                 ));
                 Status::Negative
             }
@@ -150,8 +159,9 @@ fn count_one(
         };
         status = status.max(said);
     }
-    let time_us = run.best.as_nanos() as f64 / 1e3;
-    let line = if args.json {
+    // Converted only with --stats.
+    let time_us = || run.best.as_nanos() as f64 / 1e3;
+    if args.json {
         let mut object = json!({
             "source": source,
             "line": record.line,
@@ -162,36 +172,42 @@ fn count_one(
             "stopped": run.stopped,
         });
         if args.stats {
-            object["time_us"] = json!(time_us);
+            object["time_us"] = json!(time_us());
             object["stats"] = json!(run.stats);
         }
-        object.to_string()
+        write!(text, "{object}").expect("writing to a String cannot fail");
     } else {
-        text_line(
-            &checked.item.source,
+        push_text_line(
+            text,
+            (source, record.line),
             run,
-            args.stats.then_some(time_us),
+            args.stats.then(time_us),
             &record.puzzle,
-        )
-    };
-    Done {
-        line: Some(line),
-        notes,
-        status,
+        );
     }
+    text.push('\n');
+    Said { notes, status }
 }
 
-/// The tab-separated line of one count: `KEY verdict count`, then why it stopped, the givens'
-/// conflict and, with `time_us`, the time and counters.
-fn text_line(key: &str, run: &Run, time_us: Option<f64>, puzzle: &Grid) -> String {
+/// Appends the tab-separated line of one count, without its line ending: `FILE:LINE verdict
+/// count`, then why it stopped, the givens' conflict and, with `time_us`, the time and
+/// counters.
+fn push_text_line(
+    line: &mut String,
+    (source, line_no): (&str, usize),
+    run: &Run,
+    time_us: Option<f64>,
+    puzzle: &Grid,
+) {
     let verdict = run.verdict();
-    // Built by appending: one allocation, no formatting machinery for the common line.
-    let mut line = String::with_capacity(key.len() + 24);
-    line.push_str(key);
+    // Built by appending, with no formatting machinery for the common line.
+    line.push_str(source);
+    line.push(':');
+    push_decimal(line, line_no as u64);
     line.push('\t');
     line.push_str(verdict.as_str());
     line.push('\t');
-    push_decimal(&mut line, run.count.found);
+    push_decimal(line, run.count.found);
     // `solved 1`: the one solution asked for (`1+` would read as "maybe more").
     if run.stopped.is_some() && verdict != Verdict::Solved {
         line.push('+');
@@ -209,5 +225,4 @@ fn text_line(key: &str, run: &Run, time_us: Option<f64>, puzzle: &Grid) -> Strin
     if let Some(time_us) = time_us {
         line.push_str(&format!("\ttime_us={time_us:.1}\t{}", run.stats).replace(' ', "\t"));
     }
-    line
 }

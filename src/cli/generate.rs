@@ -948,8 +948,8 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
     let status = for_each_record_in_parallel(
         &args.input,
         args.jobs,
-        |ordinal| args.shard.keeps(ordinal),
-        |source, _, record, scratch| {
+        args.shard.selected(),
+        |source, record, scratch| {
             let usable: Vec<&'static dyn Strategy> = verifiers
                 .iter()
                 .copied()

@@ -301,8 +301,8 @@ pub(crate) fn run_rate(args: &RateArgs) -> anyhow::Result<Status> {
     let status = for_each_record_in_parallel(
         &args.input,
         args.jobs,
-        |_| true,
-        |source, _, record: &Record, _| {
+        None,
+        |source, record: &Record, _| {
             let rated = human::rate(&record.puzzle).map(|(rating, _)| rating);
             let status = if rated.is_ok() {
                 Status::Success

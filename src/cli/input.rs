@@ -5,8 +5,11 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 
 use rayon::prelude::*;
-use sudolab::corpus::{Met, Record, Source, Walk};
-use sudolab::experiment::{Item, Scratch};
+use sudolab::corpus::{
+    Block, CorpusError, LineAt, Met, Place, Record, Source, Walk, parse_line_into,
+};
+use sudolab::experiment::{Scratch, Shard};
+use sudolab::model::{Grid, Shape};
 
 use super::output::Out;
 use super::{InputArgs, ReadArgs, Status};
@@ -119,30 +122,80 @@ pub(crate) struct Done {
     pub(crate) status: Status,
 }
 
-/// A puzzle waiting for its batch, or an input error keeping its place in the output; `source`
-/// is the index of the source in the walk.
-enum Pending {
-    Puzzle {
-        ordinal: u64,
-        source: usize,
-        record: Record,
-    },
+/// What a worker of [`walk_in_parallel`] says of one puzzle besides the text it wrote: its
+/// notes for standard error and its status.
+pub(crate) struct Said {
+    pub(crate) notes: Vec<String>,
+    pub(crate) status: Status,
+}
+
+/// What [`walk_in_parallel`] hands its writer, place by place in input order.
+pub(crate) enum Placed<'a> {
+    /// The text a worker wrote for one puzzle (its notes are already printed).
+    Puzzle(&'a str),
+    /// A problem met in the input (already printed): `message` names the source, and the
+    /// line and column of a puzzle that could not be read (`in_place_of_puzzle`), or says why
+    /// a source gave no puzzle.
     Unread {
-        source: usize,
-        message: String,
+        source: &'a str,
+        message: &'a str,
+        in_place_of_puzzle: bool,
     },
 }
 
-/// Like [`for_each_record`], with `work` run on `jobs` threads: the puzzles `keep` takes (by
-/// ordinal over the readable ones, for `--shard`) are gathered in batches, worked on in
-/// parallel, and written to `out` in input order, each with its notes and the input errors
-/// where they were met, so the output is the same for any number of jobs. `work` gets the
-/// source's name, the ordinal, the record and a scratch that one job reuses.
+/// Like [`for_each_record`], with `work` run on `jobs` threads: the puzzles the shard takes
+/// (all without one) are gathered in batches, worked on in parallel, and written to `out` in
+/// input order, each with its notes and the input errors where they were met, so the output is
+/// the same for any number of jobs. `work` gets the source's name, the record and a scratch
+/// that one job reuses, and says what to write.
 pub(crate) fn for_each_record_in_parallel(
     input: &InputArgs,
     jobs: Option<usize>,
-    keep: impl Fn(u64) -> bool,
-    work: impl Fn(&str, u64, &Record, &mut Scratch) -> Done + Sync,
+    shard: Option<Shard>,
+    work: impl Fn(&str, &Record, &mut Scratch) -> Done + Sync,
+    out: &mut Out,
+) -> anyhow::Result<Status> {
+    walk_in_parallel(
+        input,
+        jobs,
+        shard,
+        |source, record, scratch, text| {
+            let done = work(source, record, scratch);
+            if let Some(line) = &done.line {
+                text.push_str(line);
+                text.push('\n');
+            }
+            Said {
+                notes: done.notes,
+                status: done.status,
+            }
+        },
+        |out, placed| match placed {
+            Placed::Puzzle(text) => out.write_str(text),
+            Placed::Unread { .. } => Ok(()),
+        },
+        out,
+    )
+}
+
+/// What one job made of its share of a batch: the text of its puzzles, one after the other,
+/// and per place where its text ends and what it said (`Err`: the line did not parse).
+struct Worked {
+    text: String,
+    places: Vec<(usize, Result<Said, String>)>,
+}
+
+/// The parallel walk under [`for_each_record_in_parallel`], for commands that write their
+/// own text: `work` appends a puzzle's output to the job's text buffer (no allocation per
+/// puzzle), and `emit` writes each place, in input order, on the calling thread, which only
+/// cuts the input into raw lines and writes preformatted text: parsing, searching and
+/// formatting are the workers'.
+pub(crate) fn walk_in_parallel(
+    input: &InputArgs,
+    jobs: Option<usize>,
+    shard: Option<Shard>,
+    work: impl Fn(&str, &Record, &mut Scratch, &mut String) -> Said + Sync,
+    mut emit: impl FnMut(&mut Out, Placed<'_>) -> io::Result<()>,
     out: &mut Out,
 ) -> anyhow::Result<Status> {
     let (pool, jobs) = super::worker_pool(jobs)?;
@@ -150,93 +203,76 @@ pub(crate) fn for_each_record_in_parallel(
     let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
     let reads_stdin = walk.sources().iter().any(Source::is_stdin);
     let mut notes = ErrorNotes::default();
-    // Runs on the pool: one scratch per job's chunk, reused by one search after another.
-    let work_on = |batch: &[Pending]| -> Vec<Option<Done>> {
-        let per_job = batch.len().div_ceil(jobs).max(1);
-        batch
-            .par_chunks(per_job)
-            .flat_map_iter(|chunk| {
-                let mut scratch = Scratch::default();
-                chunk
-                    .iter()
-                    .map(|pending| match pending {
-                        Pending::Puzzle {
-                            ordinal,
-                            source,
-                            record,
-                        } => Some(work(&names[*source], *ordinal, record, &mut scratch)),
-                        Pending::Unread { .. } => None,
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    };
+    // Runs on the pool.
+    let work_on = |block: &Block| work_on_block(block, jobs, &names, &work);
     // Large batches: handing a batch to the pool and back costs about as much as 60 short
     // searches (`count -j1` on the 17-clue set ran at 1.4x the sequential time with 64 puzzles
     // a batch, 1.05x with 1,024). A person typing puzzles gets each answer at once.
     let typing = reads_stdin && io::stdin().is_terminal();
     let batch_size = if typing { 1 } else { 1024 * jobs };
     let mut ordinal = 0;
-    let mut read_batch = || {
-        let mut batch = Vec::with_capacity(batch_size);
-        while batch.len() < batch_size {
-            match walk.next() {
-                None => break,
-                Some(Met::Puzzle { source, record }) => {
-                    let here = ordinal;
-                    ordinal += 1;
-                    if keep(here) {
-                        batch.push(Pending::Puzzle {
-                            ordinal: here,
-                            source,
-                            record,
-                        });
-                    }
+    let mut read_batch = |mut block: Block| {
+        block.clear();
+        // Under a shard the walk parses: a puzzle's position among the readable ones decides
+        // whether it is taken, and a line that does not parse has none.
+        let defer = shard.is_none();
+        while block.len() < batch_size {
+            let Some(place) = block.push_next(&mut walk, defer) else {
+                break;
+            };
+            if let (Place::Puzzle { .. }, Some(shard)) = (place, shard) {
+                let here = ordinal;
+                ordinal += 1;
+                if !shard.keeps(here) {
+                    block.pop();
                 }
-                Some(Met::Problem {
-                    source, message, ..
-                }) => batch.push(Pending::Unread { source, message }),
             }
         }
-        batch
+        block
     };
-    let mut write_batch = |batch: Vec<Pending>, done: Vec<Option<Done>>| {
-        write_in_order(batch, done, &names, &mut notes, out)
+    let mut write_batch = |block: &Block, worked: Vec<Worked>| {
+        write_in_order(block, &worked, &names, &mut notes, &mut emit, out)
     };
     // Two stages: a runner thread hands each batch to the pool (`install` blocks it, not this
-    // thread) while this thread writes the batch before and reads the next one, so reading,
-    // parsing and writing overlap the searches. (Spawning into the pool from this thread with
+    // thread) while this thread writes the batch before and reads the next one, so reading
+    // and writing overlap the searches. (Spawning into the pool from this thread with
     // `in_place_scope` left a worker idle: `-j2` was no faster than `-j1`.) A person typing
-    // gets each answer before the next puzzle is read.
+    // gets each answer before the next puzzle is read. The batches' buffers go round.
     let work_on = &work_on;
     let status = std::thread::scope(|threads| {
-        let (to_runner, batches_in) = mpsc::sync_channel::<Vec<Pending>>(1);
+        let (to_runner, batches_in) = mpsc::sync_channel::<Block>(1);
         let (results_out, from_runner) = mpsc::sync_channel(1);
         let pool = &pool;
         threads.spawn(move || {
             for batch in batches_in {
-                let done = pool.install(|| work_on(&batch));
-                if results_out.send((batch, done)).is_err() {
+                let worked = pool.install(|| work_on(&batch));
+                if results_out.send((batch, worked)).is_err() {
                     break;
                 }
             }
         });
         let mut status = Status::Success;
-        let first = read_batch();
+        let mut spare = Block::default();
+        let first = read_batch(Block::default());
         let mut in_flight = !first.is_empty();
         if in_flight {
             to_runner.send(first).expect("the runner waits for batches");
         }
         while in_flight {
-            let next = if typing { Vec::new() } else { read_batch() };
-            let (batch, done) = from_runner.recv().expect("the runner answers every batch");
+            let next = if typing {
+                Block::default()
+            } else {
+                read_batch(std::mem::take(&mut spare))
+            };
+            let (batch, worked) = from_runner.recv().expect("the runner answers every batch");
             in_flight = !next.is_empty();
             if in_flight {
                 to_runner.send(next).expect("the runner waits for batches");
             }
-            status = status.max(write_batch(batch, done)?);
+            status = status.max(write_batch(&batch, worked)?);
+            spare = batch;
             if typing {
-                let next = read_batch();
+                let next = read_batch(std::mem::take(&mut spare));
                 in_flight = !next.is_empty();
                 if in_flight {
                     to_runner.send(next).expect("the runner waits for batches");
@@ -249,37 +285,114 @@ pub(crate) fn for_each_record_in_parallel(
     Ok(status)
 }
 
-/// Writes a batch's lines and notes, and its input errors where they were met, in input order;
+/// Works on a block on the current pool: one share of its places per job, with one scratch
+/// and one record that the share's searches and parses reuse, and one text buffer.
+fn work_on_block(
+    block: &Block,
+    jobs: usize,
+    names: &[String],
+    work: &(impl Fn(&str, &Record, &mut Scratch, &mut String) -> Said + Sync),
+) -> Vec<Worked> {
+    let per_job = block.len().div_ceil(jobs).max(1);
+    block
+        .places()
+        .par_chunks(per_job)
+        .map(|share| {
+            let mut scratch = Scratch::default();
+            let mut parsed: Option<Record> = None;
+            let mut text = String::with_capacity(share.len() * 96);
+            let mut places = Vec::with_capacity(share.len());
+            for place in share {
+                let said = match place {
+                    Place::Line { source, at, bytes } => {
+                        match read_line(block.line(bytes), *at, &mut parsed) {
+                            Ok(record) => {
+                                Ok(work(&names[*source], record, &mut scratch, &mut text))
+                            }
+                            Err(err) => Err(format!("{}: {err}", names[*source])),
+                        }
+                    }
+                    Place::Puzzle { source, record } => {
+                        Ok(work(&names[*source], record, &mut scratch, &mut text))
+                    }
+                    Place::Problem { .. } => Ok(Said {
+                        notes: Vec::new(),
+                        status: Status::Error,
+                    }),
+                };
+                places.push((text.len(), said));
+            }
+            Worked { text, places }
+        })
+        .collect()
+}
+
+/// Parses a raw line into the job's record, made on its first line and reused after.
+fn read_line<'a>(
+    line: &[u8],
+    at: LineAt,
+    parsed: &'a mut Option<Record>,
+) -> Result<&'a Record, CorpusError> {
+    let record = parsed.get_or_insert_with(|| Record {
+        number: at.number,
+        line: at.line,
+        puzzle: Grid::empty(Shape::CLASSIC),
+        solution: None,
+        count: None,
+    });
+    parse_line_into(line, at, record)?;
+    Ok(record)
+}
+
+/// Writes a batch's texts and notes, and its input errors where they were met, in input order;
 /// the worst status of the batch.
 fn write_in_order(
-    batch: Vec<Pending>,
-    done: Vec<Option<Done>>,
+    block: &Block,
+    worked: &[Worked],
     names: &[String],
     notes: &mut ErrorNotes,
+    emit: &mut impl FnMut(&mut Out, Placed<'_>) -> io::Result<()>,
     out: &mut Out,
 ) -> anyhow::Result<Status> {
     let mut worst = Status::Success;
-    let mut done = done.into_iter().flatten();
-    for pending in batch {
-        match pending {
-            Pending::Unread { source, message } => {
-                notes.note(&names[source], &message);
-                worst = worst.max(Status::Error);
-            }
-            Pending::Puzzle { .. } => {
-                let Some(done) = done.next() else {
-                    continue;
-                };
-                for note in &done.notes {
-                    note!("{note}");
-                }
-                if let Some(line) = &done.line {
-                    out.write_str(line)?;
-                    out.write_str("\n")?;
+    let mut places = block.places().iter();
+    for share in worked {
+        let mut start = 0;
+        for ((end, said), place) in share.places.iter().zip(&mut places) {
+            let text = &share.text[start..*end];
+            start = *end;
+            let (message, in_place_of_puzzle) = match (place, said) {
+                (
+                    Place::Problem {
+                        message,
+                        in_place_of_puzzle,
+                        ..
+                    },
+                    _,
+                ) => (message, *in_place_of_puzzle),
+                (_, Err(message)) => (message, true),
+                (_, Ok(said)) => {
+                    for note in &said.notes {
+                        note!("{note}");
+                    }
+                    emit(out, Placed::Puzzle(text))?;
                     out.end_record()?;
+                    worst = worst.max(said.status);
+                    continue;
                 }
-                worst = worst.max(done.status);
-            }
+            };
+            let source = &names[place.source()];
+            notes.note(source, message);
+            emit(
+                out,
+                Placed::Unread {
+                    source,
+                    message,
+                    in_place_of_puzzle,
+                },
+            )?;
+            out.end_record()?;
+            worst = worst.max(Status::Error);
         }
     }
     Ok(worst)
@@ -307,15 +420,4 @@ pub(crate) fn place(source: &str, record: &Record) -> String {
 /// Where a record came from, as a compact key in tabular output: `FILE:N`.
 pub(crate) fn key(source: &str, record: &Record) -> String {
     sudolab::corpus::key(source, record.line)
-}
-
-/// A record as an experiment item at `ordinal`, with its claims.
-pub(crate) fn item(ordinal: u64, source: &str, record: &Record) -> Item {
-    Item {
-        ordinal,
-        source: key(source, record),
-        puzzle: record.puzzle.clone(),
-        solution: record.solution.clone(),
-        count: record.count,
-    }
 }

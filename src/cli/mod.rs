@@ -300,9 +300,9 @@ struct ShardArgs {
 }
 
 impl ShardArgs {
-    /// Whether the puzzle at `ordinal` (0-based over the input) is this shard's.
-    fn keeps(self, ordinal: u64) -> bool {
-        self.shard.is_none_or(|shard| shard.keeps(ordinal))
+    /// The shard asked for; `None` takes every puzzle.
+    fn selected(self) -> Option<Shard> {
+        self.shard
     }
 }
 

@@ -5,11 +5,13 @@ use std::io;
 use clap::Args;
 use serde_json::json;
 
+use std::fmt::Write as _;
+
 use sudolab::corpus::{Record, grid_to_json};
 use sudolab::experiment::{self, Plan, Scratch};
-use sudolab::model::{Grid, find_conflict, to_grid_text, to_line, validate};
+use sudolab::model::{Grid, find_conflict, push_line, to_grid_text, validate};
 
-use super::input::{ErrorNotes, for_each_item, item, key, place};
+use super::input::{Placed, Said, key, place, walk_in_parallel};
 use super::output::{GridOutput, GridWriter, Out};
 use super::{BudgetArgs, InputArgs, Status, strategy_named};
 
@@ -44,94 +46,144 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     args.order.check(strategy, 1)?;
     let limits = args.order.apply(args.budget.limits()).with_max_solutions(1);
     let plan = Plan::new(&[strategy], &limits);
-    let mut scratch = Scratch::default();
-    let mut ordinal = 0;
     let mut out = Out::new();
     let mut answers = Answers {
         form: args.output,
         written: 0,
     };
-    let mut notes = ErrorNotes::default();
-    let status = for_each_item(&args.input, |source, record| {
-        let record = match record {
-            Ok(record) => record,
-            Err(unread) => {
-                notes.note(source, &unread.message);
-                if unread.in_place_of_puzzle {
-                    answers.missing(&mut out, Missing::Error, source, None, &unread.message)?;
-                }
-                return Ok(Status::Error);
+    // One job: solve has always searched one puzzle at a time. The walk's calling thread
+    // reads the lines and writes the answers while the job parses, solves and formats.
+    let status = walk_in_parallel(
+        &args.input,
+        Some(1),
+        None,
+        |source, record, scratch, text| solve_one(args, &plan, source, record, scratch, text),
+        |out, placed| match placed {
+            Placed::Puzzle(text) => {
+                answers.separate(out)?;
+                out.write_str(text)
             }
-        };
-        let here = ordinal;
-        ordinal += 1;
-        // Formatted only for a note: most puzzles have none.
-        let place = || place(source, record);
-        let missing = |answers: &mut Answers, out: &mut Out, word: Missing, why: &str| {
-            note!("sudolab: {}: {why}", place());
-            answers.missing(out, word, source, Some(record.line), why)?;
-            anyhow::Ok(match word {
-                Missing::Error => Status::Error,
-                Missing::None | Missing::Unknown => Status::Negative,
-            })
-        };
-        if let Err(reason) = strategy.accepts(&record.puzzle) {
-            let why = format!("{} cannot solve this puzzle: {reason}", strategy.name());
-            return missing(&mut answers, &mut out, Missing::Error, &why);
-        }
-        if let Err(message) = GridWriter::new(args.output).can_write(&record.puzzle) {
-            return missing(&mut answers, &mut out, Missing::Error, &message);
-        }
-        let checked = experiment::check(&plan, item(here, source, record), &mut scratch);
-        let outcome = &checked.runs[0];
-        let elapsed = outcome.best;
-        if let Some(invalid) = &outcome.invalid {
-            let why = format!("the engine returned an invalid solution: {invalid}");
-            return missing(&mut answers, &mut out, Missing::Error, &why);
-        }
-        let Some(solution) = outcome.solution.clone() else {
-            let (word, why) = match outcome.stopped {
-                None => match find_conflict(&record.puzzle) {
-                    Some(conflict) => (
-                        Missing::None,
-                        format!("no solution: the givens conflict: {conflict}"),
-                    ),
-                    None => (Missing::None, "no solution".to_string()),
-                },
-                Some(stop) => (
-                    Missing::Unknown,
-                    format!("gave up: {stop} ({})", outcome.stats),
-                ),
-            };
-            return missing(&mut answers, &mut out, word, &why);
-        };
-        let status = check_known(place, record, &solution);
-        if args.stats && args.output != GridOutput::Json {
-            note!(
-                "{}: strategy={} time_us={:.1} {}",
-                key(source, record),
-                strategy.name(),
-                elapsed.as_nanos() as f64 / 1e3,
-                outcome.stats
-            );
-        }
-        let mut fields = serde_json::Map::new();
-        if args.output == GridOutput::Json {
-            fields.insert("source".into(), json!(source));
-            fields.insert("line".into(), json!(record.line));
-            if args.stats {
-                fields.insert("strategy".into(), json!(strategy.name()));
-                fields.insert("time_us".into(), json!(elapsed.as_nanos() as f64 / 1e3));
-                fields.insert("stats".into(), json!(outcome.stats));
+            Placed::Unread {
+                source,
+                message,
+                in_place_of_puzzle: true,
+            } => {
+                answers.separate(out)?;
+                let mut text = String::new();
+                push_missing(
+                    &mut text,
+                    args.output,
+                    Missing::Error,
+                    source,
+                    None,
+                    message,
+                );
+                out.write_str(&text)
             }
-        }
-        answers.solution(&mut out, &solution, fields)?;
-        Ok(status)
-    })?;
-    notes.finish();
+            Placed::Unread { .. } => Ok(()),
+        },
+        &mut out,
+    )?;
     answers.finish(&mut out)?;
     out.finish()?;
     Ok(status)
+}
+
+/// Solves one puzzle and appends its answer (a solution, or the word in its place) to `text`;
+/// runs on the walk's worker.
+fn solve_one(
+    args: &SolveArgs,
+    plan: &Plan,
+    source: &str,
+    record: &Record,
+    scratch: &mut Scratch,
+    text: &mut String,
+) -> Said {
+    let strategy = plan.entries[0].strategy;
+    // Formatted only for a note: most puzzles have none.
+    let place = || place(source, record);
+    let mut notes = Vec::new();
+    let mut missing = |text: &mut String, word: Missing, why: &str| {
+        notes.push(format!("sudolab: {}: {why}", place()));
+        push_missing(text, args.output, word, source, Some(record.line), why);
+        let status = match word {
+            Missing::Error => Status::Error,
+            Missing::None | Missing::Unknown => Status::Negative,
+        };
+        Said {
+            notes: std::mem::take(&mut notes),
+            status,
+        }
+    };
+    if let Err(reason) = strategy.accepts(&record.puzzle) {
+        let why = format!("{} cannot solve this puzzle: {reason}", strategy.name());
+        return missing(text, Missing::Error, &why);
+    }
+    if let Err(message) = GridWriter::new(args.output).can_write(&record.puzzle) {
+        return missing(text, Missing::Error, &message);
+    }
+    let checked = experiment::check_puzzle(
+        plan,
+        &record.puzzle,
+        record.solution.as_ref(),
+        record.count,
+        scratch,
+    );
+    let outcome = &checked.runs[0];
+    let elapsed = outcome.best;
+    if let Some(invalid) = &outcome.invalid {
+        let why = format!("the engine returned an invalid solution: {invalid}");
+        return missing(text, Missing::Error, &why);
+    }
+    let Some(solution) = &outcome.solution else {
+        let (word, why) = match outcome.stopped {
+            None => match find_conflict(&record.puzzle) {
+                Some(conflict) => (
+                    Missing::None,
+                    format!("no solution: the givens conflict: {conflict}"),
+                ),
+                None => (Missing::None, "no solution".to_string()),
+            },
+            Some(stop) => (
+                Missing::Unknown,
+                format!("gave up: {stop} ({})", outcome.stats),
+            ),
+        };
+        return missing(text, word, &why);
+    };
+    let mut notes = Vec::new();
+    let (status, said) = known_solution_check(place, record, solution);
+    notes.extend(said);
+    if args.stats && args.output != GridOutput::Json {
+        notes.push(format!(
+            "{}: strategy={} time_us={:.1} {}",
+            key(source, record),
+            strategy.name(),
+            elapsed.as_nanos() as f64 / 1e3,
+            outcome.stats
+        ));
+    }
+    match args.output {
+        GridOutput::Line => {
+            push_line(text, solution);
+            text.push('\n');
+        }
+        GridOutput::Grid => text.push_str(&to_grid_text(solution)),
+        GridOutput::Json => {
+            let mut object = grid_to_json(solution);
+            if let Some(fields) = object.as_object_mut() {
+                fields.insert("source".into(), json!(source));
+                fields.insert("line".into(), json!(record.line));
+                if args.stats {
+                    fields.insert("strategy".into(), json!(strategy.name()));
+                    fields.insert("time_us".into(), json!(elapsed.as_nanos() as f64 / 1e3));
+                    fields.insert("stats".into(), json!(outcome.stats));
+                }
+            }
+            write!(text, "{object}").expect("writing to a String cannot fail");
+        }
+    }
+    Said { notes, status }
 }
 
 /// What stands in for a solution that is not there.
@@ -158,14 +210,15 @@ impl Missing {
 
 /// Solve's output: one entry per input puzzle, in input order, so that entry i answers puzzle
 /// i: the solution in the chosen form, or in its place a word (`none`, `unknown`, `error`) on a
-/// line of its own (line and grid forms) or an object `{"verdict": word, ...}` (JSON).
+/// line of its own (line and grid forms) or an object `{"verdict": word, ...}` (JSON). The
+/// entries are formatted by the worker; this puts them together.
 struct Answers {
     form: GridOutput,
     written: usize,
 }
 
 impl Answers {
-    /// What goes between two entries: a blank line between grids, commas in the JSON array.
+    /// What goes before an entry: a blank line between grids, commas in the JSON array.
     fn separate(&mut self, out: &mut Out) -> io::Result<()> {
         let separator = match self.form {
             GridOutput::Line => "",
@@ -178,55 +231,6 @@ impl Answers {
         out.write_str(separator)
     }
 
-    /// Writes a solution; `fields` are added to its JSON object.
-    fn solution(
-        &mut self,
-        out: &mut Out,
-        grid: &Grid,
-        fields: serde_json::Map<String, serde_json::Value>,
-    ) -> io::Result<()> {
-        self.separate(out)?;
-        match self.form {
-            GridOutput::Line => {
-                out.write_str(&to_line(grid).expect("checked by can_write"))?;
-                out.write_str("\n")?;
-            }
-            GridOutput::Grid => out.write_str(&to_grid_text(grid))?,
-            GridOutput::Json => {
-                let mut object = grid_to_json(grid);
-                if let Some(object) = object.as_object_mut() {
-                    object.extend(fields);
-                }
-                out.write_str(&object.to_string())?;
-            }
-        }
-        out.end_record()
-    }
-
-    /// Writes the word that stands in for a missing solution, and in JSON where and why.
-    fn missing(
-        &mut self,
-        out: &mut Out,
-        missing: Missing,
-        source: &str,
-        line: Option<usize>,
-        reason: &str,
-    ) -> io::Result<()> {
-        self.separate(out)?;
-        if self.form == GridOutput::Json {
-            let mut object = json!({"verdict": missing.word(), "source": source});
-            if let Some(line) = line {
-                object["line"] = json!(line);
-            }
-            object["reason"] = json!(reason);
-            out.write_str(&object.to_string())?;
-        } else {
-            out.write_str(missing.word())?;
-            out.write_str("\n")?;
-        }
-        out.end_record()
-    }
-
     /// Closes the JSON array (an empty one when nothing was written).
     fn finish(&mut self, out: &mut Out) -> io::Result<()> {
         if self.form == GridOutput::Json {
@@ -236,16 +240,30 @@ impl Answers {
     }
 }
 
-/// Compares a solution with the one the source gives, if any, and says so on standard error.
-pub(crate) fn check_known(place: impl Fn() -> String, record: &Record, solution: &Grid) -> Status {
-    let (status, said) = known_solution_check(place, record, solution);
-    if let Some(said) = said {
-        note!("{said}");
+/// Appends the word that stands in for a missing solution, and in JSON where and why.
+fn push_missing(
+    text: &mut String,
+    form: GridOutput,
+    missing: Missing,
+    source: &str,
+    line: Option<usize>,
+    reason: &str,
+) {
+    if form == GridOutput::Json {
+        let mut object = json!({"verdict": missing.word(), "source": source});
+        if let Some(line) = line {
+            object["line"] = json!(line);
+        }
+        object["reason"] = json!(reason);
+        write!(text, "{object}").expect("writing to a String cannot fail");
+    } else {
+        text.push_str(missing.word());
+        text.push('\n');
     }
-    status
 }
 
-/// [`check_known`]'s verdict and the line it would print, for callers that print later.
+/// Compares a solution with the one the source gives, if any: the status, and the line to
+/// print on standard error when they differ.
 /// `solution` is one the pipeline certified (a run's `solution` is kept only when valid), so it
 /// is not validated again; `place` is formatted only for a line to print.
 pub(crate) fn known_solution_check(

@@ -5,6 +5,7 @@
 //! line (a line over 1 MiB is reported, not stored); a JSON document is split into its puzzles as it
 //! is read, so only one puzzle is held at a time.
 
+mod block;
 mod json;
 mod reader;
 mod walk;
@@ -12,9 +13,10 @@ mod walk;
 use std::fmt;
 use std::str::FromStr;
 
+pub use block::{Block, Place};
 pub use json::{MAX_JSON_VALUE_BYTES, grid_to_json, parse_json};
-pub use reader::{MAX_LINE_BYTES, Reader};
-pub use walk::{Met, Source, Walk};
+pub use reader::{Deferred, LineAt, MAX_LINE_BYTES, Reader, parse_line_into};
+pub use walk::{Met, Source, Walk, Walked};
 
 use crate::model::{Grid, ParseError};
 

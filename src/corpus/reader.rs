@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use crate::model::{
     Found, Grid, MAX_LINE_SIDE, ParseError, Rules, RulesSpec, Shape, count_tokens,
-    describe_alphabet, is_grid_separator, is_rule_line, parse_grid_row, parse_line_record,
-    symbol_value,
+    describe_alphabet, is_grid_separator, is_rule_line, parse_bare_line_into, parse_grid_row,
+    parse_line_record, symbol_value,
 };
 
 use super::json::JsonStream;
@@ -428,14 +428,85 @@ impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<Record, CorpusError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let record = self.next_record()?;
-        Some(record.and_then(|record| self.apply_variant(record)))
+        let record = match self.next_step(false)? {
+            Ok(Step::Record(record)) => record,
+            Ok(Step::Line(_)) => unreachable!("lines are left unparsed only when asked"),
+            Err(err) => return Some(Err(err)),
+        };
+        Some(self.apply_variant(record))
     }
 }
 
+/// A line-form puzzle that [`Reader::next_deferred`] left unparsed: where it is, and the shape
+/// to read it with. [`parse_line_into`] reads it, on whichever thread will run it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineAt {
+    /// One-based line number.
+    pub line: usize,
+    /// One-based position among the source's puzzles.
+    pub number: usize,
+    /// The box shape given for every puzzle, if any.
+    pub shape: Option<Shape>,
+}
+
+/// What [`Reader::next_deferred`] gives: a line-form line, unparsed, or what
+/// [`Iterator::next`] would have given.
+#[derive(Debug)]
+pub enum Deferred {
+    /// The line's bytes were appended to the caller's buffer.
+    Line(LineAt),
+    /// A record or an error, read as usual (the grid, JSON and TOML forms, a variant, a line
+    /// refused before parsing: binary, overlong).
+    Read(Result<Record, CorpusError>),
+}
+
+/// What the reader's loop found.
+enum Step {
+    Record(Record),
+    Line(LineAt),
+}
+
+/// Reads a line that [`Reader::next_deferred`] left unparsed into `record`, reusing its grid
+/// (no allocation for a bare puzzle of the same shape as the last one); the same record and
+/// errors as the reader would have given. On an error `record`'s puzzle is left empty or as
+/// it was.
+pub fn parse_line_into(text: &[u8], at: LineAt, record: &mut Record) -> Result<(), CorpusError> {
+    if parse_bare_line_into(text, at.shape, &mut record.puzzle) {
+        record.solution = None;
+        record.count = None;
+    } else {
+        let parsed = parse_line_record(text, at.shape, at.line)?;
+        record.puzzle = parsed.puzzle;
+        record.solution = parsed.solution;
+        record.count = parsed.count;
+    }
+    record.number = at.number;
+    record.line = at.line;
+    Ok(())
+}
+
 impl<R: BufRead> Reader<R> {
-    /// The next puzzle as written, before `--variant` applies.
-    fn next_record(&mut self) -> Option<Result<Record, CorpusError>> {
+    /// Like [`Iterator::next`], except that a line-form puzzle (without `--variant`) is not
+    /// parsed: its bytes are appended to `bytes` and its place returned, so that a pipeline
+    /// can cut the input into blocks of raw lines on one thread and parse them on the threads
+    /// that run them ([`parse_line_into`]).
+    pub fn next_deferred(&mut self, bytes: &mut Vec<u8>) -> Option<Deferred> {
+        if self.variant.is_some() {
+            return self.next().map(Deferred::Read);
+        }
+        Some(match self.next_step(true)? {
+            Ok(Step::Line(at)) => {
+                bytes.extend_from_slice(&self.line);
+                Deferred::Line(at)
+            }
+            Ok(Step::Record(record)) => Deferred::Read(Ok(record)),
+            Err(err) => Deferred::Read(Err(err)),
+        })
+    }
+
+    /// The next puzzle as written, before `--variant` applies; with `defer`, a line-form
+    /// puzzle as its place only (its bytes are in `self.line`).
+    fn next_step(&mut self, defer: bool) -> Option<Result<Step, CorpusError>> {
         if !self.bom_checked {
             if let Err(err) = self.skip_bom() {
                 self.mode = Mode::Done;
@@ -446,7 +517,7 @@ impl<R: BufRead> Reader<R> {
             self.read_toml();
         }
         if let Mode::Toml(records) = &mut self.mode {
-            return records.pop_front();
+            return records.pop_front().map(|record| record.map(Step::Record));
         }
         loop {
             if let Mode::Json(stream) = &mut self.mode {
@@ -454,7 +525,7 @@ impl<R: BufRead> Reader<R> {
                 if record.is_none() {
                     self.mode = Mode::Done;
                 }
-                return record;
+                return record.map(|record| record.map(Step::Record));
             }
             if matches!(self.mode, Mode::Done) {
                 return None;
@@ -500,13 +571,22 @@ impl<R: BufRead> Reader<R> {
                 Mode::Line => {
                     self.number += 1;
                     let shape = self.shape.or_else(|| self.boxless_line_shape());
-                    let record = parse_line_record(&self.line, shape, self.line_no)
-                        .map(|parsed| Record {
-                            number: self.number,
+                    if defer {
+                        return Some(Ok(Step::Line(LineAt {
                             line: self.line_no,
-                            puzzle: parsed.puzzle,
-                            solution: parsed.solution,
-                            count: parsed.count,
+                            number: self.number,
+                            shape,
+                        })));
+                    }
+                    let record = parse_line_record(&self.line, shape, self.line_no)
+                        .map(|parsed| {
+                            Step::Record(Record {
+                                number: self.number,
+                                line: self.line_no,
+                                puzzle: parsed.puzzle,
+                                solution: parsed.solution,
+                                count: parsed.count,
+                            })
                         })
                         .map_err(CorpusError::from);
                     return Some(record);
@@ -517,7 +597,7 @@ impl<R: BufRead> Reader<R> {
                     if record.is_err() && !self.is_blank() {
                         self.skip_to_blank = true;
                     }
-                    return Some(record);
+                    return Some(record.map(Step::Record));
                 }
                 Mode::Json(_) | Mode::Toml(_) | Mode::Done => unreachable!("handled above"),
             }

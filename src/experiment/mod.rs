@@ -46,6 +46,7 @@ mod input;
 mod measure;
 pub mod provenance;
 mod side;
+mod walk;
 
 use std::fmt;
 use std::str::FromStr;
@@ -67,6 +68,7 @@ pub use file::{Experiment, ExperimentError};
 pub use input::{InputProblem, Items, Sides, attach, count_selected};
 pub use measure::{Repeats, Scratch, measure, measure_all, timer_overhead};
 pub use side::{SideError, SideFile, SideKind};
+pub use walk::{Input, run_walk};
 
 /// Parses `500ms`, `10s`, `2m`, `1h` or a bare number of seconds; `0` and `none` are zero
 /// (no time limit).
@@ -490,20 +492,54 @@ impl Checked {
 /// Runs every strategy of `plan` on one puzzle, now, on this thread, certifies every answer
 /// and cross-checks them (the plan's order, jobs and selection do not apply to one puzzle).
 pub fn check(plan: &Plan, item: Item, scratch: &mut Scratch) -> Checked {
-    let runs = plan
-        .entries
+    let runs = run_plan(plan, &item.puzzle, scratch);
+    finish(item, runs)
+}
+
+/// What [`check_puzzle`] finds on one puzzle: a certified run per plan entry, in plan order,
+/// and the cross-check's problems.
+#[derive(Clone, Debug)]
+pub struct PuzzleRuns {
+    /// One run per plan entry.
+    pub runs: Vec<Run>,
+    /// Disagreements, invalid answers and contradicted claims.
+    pub problems: Vec<Problem>,
+}
+
+/// [`check`] on a borrowed puzzle and what its source claims, without an [`Item`]: for callers
+/// that parse every line into one grid they reuse (`count`, `solve`), which a per-puzzle
+/// `Item` (its key and a copy of the grid) would cost two allocations more.
+pub fn check_puzzle(
+    plan: &Plan,
+    puzzle: &Grid,
+    solution: Option<&Grid>,
+    count: Option<u64>,
+    scratch: &mut Scratch,
+) -> PuzzleRuns {
+    let runs = run_plan(plan, puzzle, scratch);
+    let claims = Claims {
+        puzzle: Some(puzzle),
+        solution,
+        count,
+    };
+    let problems = cross_check(&runs, claims);
+    PuzzleRuns { runs, problems }
+}
+
+/// Every entry of `plan` on `puzzle`, measured and certified.
+fn run_plan(plan: &Plan, puzzle: &Grid, scratch: &mut Scratch) -> Vec<Run> {
+    plan.entries
         .iter()
         .map(|entry| {
             measure(
                 entry.strategy,
-                &item.puzzle,
+                puzzle,
                 &plan.limits(entry),
                 plan.repeats,
                 scratch,
             )
         })
-        .collect();
-    finish(item, runs)
+        .collect()
 }
 
 fn finish(item: Item, runs: Vec<Run>) -> Checked {
@@ -578,6 +614,23 @@ pub fn run_mapped<T: Send, E>(
     items: impl IntoIterator<Item = Item>,
     progress: &(dyn Fn(u64) + Sync),
     map: impl Fn(Checked) -> T + Sync,
+    on_done: impl FnMut(T) -> Result<(), E>,
+) -> Result<Result<Ended, E>, PoolError> {
+    run_tallied(plan, items, progress, map, |_, _| {}, on_done)
+}
+
+/// [`run_mapped`], with `tally(part, result)` called on the workers for every result that
+/// will be handed on, before it is: the results of each batch are split into [`parts`]`(plan)`
+/// parts, and one part's results are tallied by one call after another, so a caller can keep
+/// one accumulator per part (a report's [`Aggregator`](crate::report::Aggregator)) without
+/// contention, merge them at the end, and take out of a result what the calling thread need
+/// not see. A result that is not handed on (after a cancelled search) is not tallied.
+pub fn run_tallied<T: Send, E>(
+    plan: &Plan,
+    items: impl IntoIterator<Item = Item>,
+    progress: &(dyn Fn(u64) + Sync),
+    map: impl Fn(Checked) -> T + Sync,
+    tally: impl Fn(usize, &mut T) + Sync,
     mut on_done: impl FnMut(T) -> Result<(), E>,
 ) -> Result<Result<Ended, E>, PoolError> {
     let jobs = plan.jobs.clamp(1, MAX_JOBS);
@@ -619,13 +672,18 @@ pub fn run_mapped<T: Send, E>(
     // leaving the pool idle. (Spawning the batch into the pool from this thread with
     // `in_place_scope` instead left one of two workers idle: `-j2` ran no faster than `-j1`.)
     let map = &map;
+    let tally = &tally;
     std::thread::scope(|threads| {
         let (to_runner, batches_in) = mpsc::sync_channel::<Vec<Item>>(1);
         let (results_out, from_runner) = mpsc::sync_channel::<Vec<(bool, T)>>(1);
         let pool = &pool;
         threads.spawn(move || {
             for batch in batches_in {
-                let done = pool.install(|| run_batch(plan, batch, progress, map));
+                let done = pool.install(|| {
+                    let mut done = run_batch(plan, batch, progress, map);
+                    tally_handed_on(&mut done, jobs, tally);
+                    done
+                });
                 if results_out.send(done).is_err() {
                     break;
                 }
@@ -660,6 +718,33 @@ pub fn run_mapped<T: Send, E>(
         Ok(ended)
     })
     .map_or_else(|err| Ok(Err(err)), |ended| Ok(Ok(ended)))
+}
+
+/// How many parts [`run_tallied`] splits each batch's results into: the plan's jobs.
+pub fn parts(plan: &Plan) -> usize {
+    plan.jobs.clamp(1, MAX_JOBS)
+}
+
+/// Tallies, in `parts` parts on the current pool, the results of a batch up to its first
+/// cancelled one (those that will be handed on).
+fn tally_handed_on<T: Send>(
+    done: &mut [(bool, T)],
+    parts: usize,
+    tally: &(impl Fn(usize, &mut T) + Sync),
+) {
+    let handed_on = done
+        .iter()
+        .position(|(cancelled, _)| *cancelled)
+        .unwrap_or(done.len());
+    let per_part = handed_on.div_ceil(parts).max(1);
+    done[..handed_on]
+        .par_chunks_mut(per_part)
+        .enumerate()
+        .for_each(|(part, results)| {
+            for (_, result) in results {
+                tally(part, result);
+            }
+        });
 }
 
 /// The items of a run cut into batches, with the plan's selection applied.

@@ -144,6 +144,16 @@ pub fn parse_line_record(
     shape: Option<Shape>,
     line: usize,
 ) -> Result<LineRecord, ParseError> {
+    if let Some(shape) = bare_puzzle_shape(text, shape) {
+        let mut cells = vec![0; text.len()];
+        if symbols_into(text, shape.side(), &mut cells) {
+            return Ok(LineRecord {
+                puzzle: Grid::from_cells(shape, cells).expect("every symbol is within the side"),
+                solution: None,
+                count: None,
+            });
+        }
+    }
     let mut fields = split_fields(text);
     let (start, field) = fields
         .next()
@@ -181,6 +191,64 @@ pub fn parse_line_record(
         }
     }
     Ok(record)
+}
+
+/// Reads a line that is one bare puzzle (`n*n` symbols and no other field) into `grid`,
+/// reusing its cells when the shape is the same, as on nearly every line of a corpus: no
+/// allocation per line, one pass over the symbols. `false` for any other line (a known
+/// solution or count after the puzzle, a wrong symbol or length), which [`parse_line_record`]
+/// reads and whose errors it names; `grid` may then have been emptied.
+pub fn parse_bare_line_into(text: &[u8], shape: Option<Shape>, grid: &mut Grid) -> bool {
+    let Some(shape) = bare_puzzle_shape(text, shape) else {
+        return false;
+    };
+    if grid.shape() != shape || grid.rules().is_some() {
+        *grid = Grid::empty(shape);
+    }
+    if symbols_into(text, shape.side(), grid.cells_mut()) {
+        return true;
+    }
+    // A grid never holds a value above its side.
+    grid.cells_mut().fill(0);
+    false
+}
+
+/// The shape of a line that may be one bare puzzle and nothing else: `n*n` bytes of a side
+/// the line form takes (`shape`'s, or the default for that length). `None` sends the line to
+/// the general parser, which also finds every error; so does a '0' on a side of 10 or more
+/// (it may be a hexadecimal digit, which the general parser explains).
+fn bare_puzzle_shape(text: &[u8], shape: Option<Shape>) -> Option<Shape> {
+    let shape = match shape {
+        Some(shape) => shape,
+        None if text.len() == 81 => Shape::CLASSIC,
+        None => infer_line_shape(text.len())?.ok()?,
+    };
+    let side = shape.side();
+    (text.len() == shape.cell_count()
+        && side <= MAX_LINE_SIDE
+        && (side < 10 || !text.contains(&b'0')))
+    .then_some(shape)
+}
+
+/// Writes the values of `text`'s symbols into `cells` (of the same length) and says whether
+/// they are all within `side`; `cells` holds values above `side` when not.
+fn symbols_into(text: &[u8], side: usize, cells: &mut [u8]) -> bool {
+    // 9x9 with the length known: one load, one table read and one store a cell, unrolled.
+    if let (Ok(text), Ok(cells)) = (
+        <&[u8; 81]>::try_from(text),
+        <&mut [u8; 81]>::try_from(&mut *cells),
+    ) {
+        for (cell, &symbol) in cells.iter_mut().zip(text) {
+            *cell = SYMBOL_VALUES[symbol as usize];
+        }
+    } else {
+        for (cell, &symbol) in cells.iter_mut().zip(text) {
+            *cell = SYMBOL_VALUES[symbol as usize];
+        }
+    }
+    // A second pass rather than a running maximum: it is vectorized, the table reads are not.
+    let largest = cells.iter().fold(0, |largest, &value| largest.max(value));
+    largest as usize <= side
 }
 
 /// The shape a line-form field of `len` symbols implies: `None` when `len` is not a square,
@@ -393,16 +461,29 @@ pub fn count_tokens(text: &[u8]) -> usize {
 
 /// The line form of a grid, or `None` when its side is above 35.
 pub fn to_line(grid: &Grid) -> Option<String> {
+    let mut line = String::with_capacity(grid.cells().len());
+    push_line(&mut line, grid).then_some(line)
+}
+
+/// Appends the line form of a grid (no line ending) and says so; `false`, with nothing
+/// appended, when its side is above 35.
+pub fn push_line(out: &mut String, grid: &Grid) -> bool {
     /// The line form's symbols by value: one table read per cell.
     const SYMBOLS: &[u8; MAX_LINE_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    (grid.side() <= MAX_LINE_SIDE).then(|| {
-        let bytes = grid
-            .cells()
-            .iter()
-            .map(|&value| SYMBOLS[usize::from(value)])
-            .collect();
-        String::from_utf8(bytes).expect("the symbols are ASCII")
-    })
+    if grid.side() > MAX_LINE_SIDE {
+        return false;
+    }
+    // Through a buffer of bytes and one `push_str`: pushed as `char`s one by one, a 9x9 line
+    // cost 1,250 instructions, more than reading and parsing it.
+    let symbol = |value: &u8| SYMBOLS[usize::from(*value)];
+    if let Ok(cells) = <&[u8; 81]>::try_from(grid.cells()) {
+        let symbols: [u8; 81] = std::array::from_fn(|cell| symbol(&cells[cell]));
+        out.push_str(std::str::from_utf8(&symbols).expect("the symbols are ASCII"));
+    } else {
+        let symbols: Vec<u8> = grid.cells().iter().map(symbol).collect();
+        out.push_str(std::str::from_utf8(&symbols).expect("the symbols are ASCII"));
+    }
+    true
 }
 
 /// A grid on one line for messages and reports: the line form when the side allows, otherwise
@@ -446,7 +527,7 @@ pub fn push_decimal(out: &mut String, mut number: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+    out.extend(digits[start..].iter().map(|&digit| char::from(digit)));
 }
 
 #[cfg(test)]

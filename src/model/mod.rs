@@ -13,8 +13,9 @@ mod validate;
 pub use digits::DigitSet;
 pub use format::{
     EMPTY_SYMBOLS, Found, LineRecord, MAX_LINE_SIDE, ParseError, count_tokens, describe_alphabet,
-    grid_form_side_ok, is_grid_separator, is_rule_line, parse_grid_row, parse_line_record,
-    push_decimal, symbol_for, symbol_value, to_grid_text, to_line, to_one_line,
+    grid_form_side_ok, is_grid_separator, is_rule_line, parse_bare_line_into, parse_grid_row,
+    parse_line_record, push_decimal, push_line, symbol_for, symbol_value, to_grid_text, to_line,
+    to_one_line,
 };
 pub use grid::{Grid, GridError};
 pub use rules::{

