@@ -35,11 +35,14 @@ pub enum Counter {
     Guesses,
     /// Rounds of constraint propagation.
     PropagationRounds,
+    /// Runs abandoned at their node cutoff (`mrv` with a restart schedule, `--restarts`; absent
+    /// without one, so not among any engine's declared counters). Nodes count every run.
+    Restarts,
 }
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 12] = [
+    pub const ALL: [Counter; 13] = [
         Counter::Nodes,
         Counter::Placements,
         Counter::Backtracks,
@@ -52,6 +55,7 @@ impl Counter {
         Counter::SolverCalls,
         Counter::Guesses,
         Counter::PropagationRounds,
+        Counter::Restarts,
     ];
 
     /// The counter's name in reports: `nodes`, `placements`, ...
@@ -69,6 +73,7 @@ impl Counter {
             Counter::SolverCalls => "solver_calls",
             Counter::Guesses => "guesses",
             Counter::PropagationRounds => "propagation_rounds",
+            Counter::Restarts => "restarts",
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::model::rules::RuleCheck;
 use crate::model::{Grid, Rules, RulesSpec};
 
 use super::backtrack::{Backtrack, digits_of};
-use super::{Limits, Observer, Outcome};
+use super::{Counter, Limits, Observer, Outcome};
 
 /// `scan` on a variant: row-major cells, values ascending, each tested by reading the board.
 pub(super) fn scan<O: Observer>(
@@ -240,7 +240,11 @@ pub(super) fn mrv_randomized<O: Observer>(
         search.cells.copy_from_slice(puzzle.cells());
         run += 1;
     }
-    search.finish()
+    let mut outcome = search.finish();
+    if restarts.is_some() {
+        outcome.stats.set(Counter::Restarts, u64::from(run - 1));
+    }
+    outcome
 }
 
 struct Randomized<'c, 'r> {

@@ -505,7 +505,28 @@ fn randomized_mrv_with_restarts_keeps_every_verdict() {
             let (solution, outcome) = mrv.solve(&puzzle, &limits);
             assert_eq!(outcome.verdict(), Verdict::Solved, "{schedule:?}");
             sudolab::model::validate(&puzzle, &solution.unwrap()).unwrap();
+            // Each abandoned run spent exactly its cutoff; the last one at least its root and
+            // at most its own cutoff.
+            let restarts = outcome.stats.get(Counter::Restarts).unwrap();
+            let nodes = outcome.stats.get(Counter::Nodes).unwrap();
+            let spent: u64 = (1..=restarts as u32).map(|run| schedule.cutoff(run)).sum();
+            let next = schedule.cutoff(restarts as u32 + 1);
+            assert!(
+                spent < nodes && nodes <= spent + next,
+                "{schedule:?}: {restarts} restarts, {nodes} nodes, cutoffs {spent} + {next}"
+            );
         }
+        let randomized = Limits {
+            randomize: Some(9),
+            ..Limits::default()
+        };
+        assert_eq!(
+            mrv.solve(&puzzle, &randomized)
+                .1
+                .stats
+                .get(Counter::Restarts),
+            None
+        );
     }
     // No solution is still proved so: the last run ends within its cutoff.
     let none = sudolab::model::parse_line_record(b"12....3...4.....", None, 1)
