@@ -444,18 +444,15 @@ fn column_names(matrix: &CoverMatrix) -> Vec<String> {
             (format!("{}{number}", &name[..1]), digit.to_string())
         })
         .collect();
-    let widths = |letter: &str| {
-        split
-            .iter()
-            .filter(|(head, _)| head.starts_with(letter))
-            .map(|(head, _)| head.len())
-            .max()
-            .unwrap_or(0)
-    };
+    let mut widths = std::collections::BTreeMap::new();
+    for (head, _) in &split {
+        let width = widths.entry(&head[..1]).or_insert(0);
+        *width = head.len().max(*width);
+    }
     split
         .iter()
         .map(|(head, digit)| {
-            let width = widths(&head[..1]);
+            let width = widths[&head[..1]];
             format!(
                 "{}{:0>pad$}{digit}",
                 &head[..1],

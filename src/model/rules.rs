@@ -395,6 +395,13 @@ impl Rules {
         })
     }
 
+    /// Plain Sudoku's rules on `shape` (rows, columns and boxes), for code that reads every
+    /// puzzle through rules.
+    pub fn plain(shape: Shape) -> Rules {
+        Rules::new(shape.side(), Some(shape), RulesSpec::default())
+            .expect("a shape's own rows, columns and boxes are valid rules")
+    }
+
     /// The spec these rules were built from.
     pub fn spec(&self) -> &RulesSpec {
         &self.spec

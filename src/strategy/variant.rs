@@ -12,13 +12,11 @@
 //! allow the same values, so they walk the same tree, as on plain Sudoku. `mrv` computes every
 //! empty cell's allowed values at each node and branches on the first with the fewest.
 
-use std::sync::Arc;
-
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use crate::model::rules::RuleCheck;
-use crate::model::{Grid, Rules, RulesSpec};
+use crate::model::{Grid, Rules};
 
 use super::backtrack::{Backtrack, digits_of};
 use super::{Counter, Limits, Observer, Outcome};
@@ -211,10 +209,7 @@ pub(super) fn mrv_randomized<O: Observer>(
     let rules: &Rules = if let Some(rules) = puzzle.rules() {
         rules
     } else {
-        plain = Arc::new(
-            Rules::new(puzzle.side(), Some(puzzle.shape()), RulesSpec::default())
-                .expect("a puzzle's own shape gives valid plain rules"),
-        );
+        plain = Rules::plain(puzzle.shape());
         &plain
     };
     let check = RuleCheck::new(rules);

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use super::{Trace, describe};
 use crate::human::{self, format_tenths};
-use crate::model::{RegionKind, Shape};
+use crate::model::{RegionKind, Rules, Shape};
 use crate::strategy::{Counter, Event};
 
 /// The board's geometry as the page draws it and pencils candidates by it: every house under
@@ -28,37 +28,19 @@ use crate::strategy::{Counter, Event};
 /// must-differ pairs, non-consecutive pairs and cages.
 fn geometry(trace: &Trace) -> Value {
     let side = trace.side;
-    let regions: Vec<(RegionKind, usize, Vec<u16>)> = if let Some(rules) = &trace.rules {
+    let plain;
+    let rules: &Rules = if let Some(rules) = &trace.rules {
         rules
-            .houses()
-            .iter()
-            .map(|region| (region.kind, region.index, region.cells.clone()))
-            .collect()
     } else {
-        let shape = trace.shape();
-        let mut plain: Vec<(RegionKind, usize, Vec<u16>)> = Vec::with_capacity(3 * side);
-        for kind in [RegionKind::Row, RegionKind::Column, RegionKind::Box] {
-            for index in 0..side {
-                plain.push((kind, index, Vec::with_capacity(side)));
-            }
-        }
-        for cell in 0..side * side {
-            let houses = [
-                shape.row_of(cell),
-                side + shape.col_of(cell),
-                2 * side + shape.box_of(cell),
-            ];
-            for house in houses {
-                plain[house].2.push(cell as u16);
-            }
-        }
-        plain
+        plain = Rules::plain(trace.shape());
+        &plain
     };
     let mut houses = serde_json::Map::new();
     let mut region = vec![Value::Null; side * side];
-    for (kind, index, cells) in regions {
+    for house in rules.houses() {
+        let (kind, index) = (house.kind, house.index);
         if matches!(kind, RegionKind::Box | RegionKind::Jigsaw) {
-            for &cell in &cells {
+            for &cell in &house.cells {
                 region[cell as usize] = json!(index);
             }
         }
@@ -70,7 +52,7 @@ fn geometry(trace: &Trace) -> Value {
         if list.len() <= index {
             list.resize(index + 1, Value::Null);
         }
-        list[index] = json!(cells);
+        list[index] = json!(house.cells);
     }
     let mut data = json!({"houses": houses, "region": region});
     if let Some(rules) = &trace.rules {

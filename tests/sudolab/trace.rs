@@ -247,6 +247,13 @@ fn explain_cover_lays_out_a_variants_houses() {
     );
 }
 
+/// The JSON the trace page carries in its data element.
+fn page_data(page: &str) -> Value {
+    let start = page.find("id=\"data\">").unwrap() + "id=\"data\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).unwrap()
+}
+
 /// Variants trace like plain puzzles; an engine that cannot take the rules is refused before
 /// the search, with its reason, and the page carries the houses and cages it draws.
 #[test]
@@ -281,9 +288,7 @@ fn variants_trace_and_engines_that_cannot_take_them_say_why() {
         "",
     );
     assert_eq!(run.code, 1, "cut: {}", run.stderr);
-    let start = run.stdout.find("id=\"data\">").unwrap() + "id=\"data\">".len();
-    let end = start + run.stdout[start..].find("</script>").unwrap();
-    let data: Value = serde_json::from_str(&run.stdout[start..end]).unwrap();
+    let data = page_data(&run.stdout);
     let geometry = &data["geometry"];
     assert_eq!(geometry["rules"], "killer");
     assert_eq!(geometry["cages"].as_array().unwrap().len(), 27);
@@ -311,9 +316,7 @@ fn variants_trace_and_engines_that_cannot_take_them_say_why() {
         "",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let start = run.stdout.find("id=\"data\">").unwrap() + "id=\"data\">".len();
-    let end = start + run.stdout[start..].find("</script>").unwrap();
-    let data: Value = serde_json::from_str(&run.stdout[start..end]).unwrap();
+    let data = page_data(&run.stdout);
     let geometry = &data["geometry"];
     assert_eq!(geometry["rules"], "latin");
     assert!(geometry["houses"].get("b").is_none());
