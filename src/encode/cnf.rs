@@ -17,6 +17,7 @@
 
 use std::fmt::{self, Write as _};
 
+use super::Propagated;
 use crate::model::rules::RuleCheck;
 use crate::model::{DigitSet, Grid, Rules, RulesSpec, Shape, find_conflict};
 
@@ -117,11 +118,16 @@ impl Cnf {
                         cnf.new_var(cell, digit);
                     }
                 }
+                // About (4 + 3 (k - 1)) k literals for each set of k candidates, k near 5
+                // in a cell or a house's digit.
+                cnf.literals.reserve(cnf.vars.len() * 50);
+                let mut lits = Vec::with_capacity(side);
                 for (cell, cell_candidates) in candidates.iter().enumerate() {
                     if puzzle.get(cell) != 0 {
                         continue;
                     }
-                    let lits: Vec<i32> = cell_candidates.iter().map(|d| cnf.lit(cell, d)).collect();
+                    lits.clear();
+                    lits.extend(cell_candidates.iter().map(|d| cnf.lit(cell, d)));
                     cnf.add_clause(&lits);
                     cnf.at_most_one(&lits);
                 }
@@ -137,11 +143,13 @@ impl Cnf {
                         if placed.contains(digit) {
                             continue;
                         }
-                        let lits: Vec<i32> = cells
-                            .iter()
-                            .filter(|&&cell| candidates[cell].contains(digit))
-                            .map(|&cell| cnf.lit(cell, digit))
-                            .collect();
+                        lits.clear();
+                        lits.extend(
+                            cells
+                                .iter()
+                                .filter(|&&cell| candidates[cell].contains(digit))
+                                .map(|&cell| cnf.lit(cell, digit)),
+                        );
                         cnf.add_clause(&lits);
                         cnf.at_most_one(&lits);
                     }
@@ -306,6 +314,11 @@ impl Cnf {
     /// The number of clauses.
     pub fn clause_count(&self) -> usize {
         self.clause_count
+    }
+
+    /// The formula after unit propagation at level 0 (see [`Propagated`]).
+    pub fn propagate_units(&self) -> Propagated {
+        Propagated::run(self.vars.len(), &self.literals)
     }
 
     /// The clauses, as slices of DIMACS literals.

@@ -7,6 +7,8 @@
 
 mod cnf;
 mod cover;
+mod units;
 
 pub use cnf::{Cnf, DecodeError, Encoding, decode_dimacs_model};
 pub use cover::{CoverMatrix, CoverOption, Item, MAX_OPTION_ITEMS, exact_cover_takes};
+pub use units::Propagated;
