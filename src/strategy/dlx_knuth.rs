@@ -88,7 +88,7 @@ fn run<O: Observer>(
     let shape = puzzle.shape();
     if shape.side() > CACHED_MAX_SIDE {
         let matrix = Matrix::new(shape, &CoverMatrix::build(puzzle));
-        let mut links = Links::<u32>::new();
+        let mut links = Links::<u32>::new(&matrix);
         links.build(&matrix, &Grid::empty(shape));
         return search(&mut links, &matrix, puzzle, limits, on_solution, observer);
     }
@@ -170,9 +170,9 @@ fn take_cached(puzzle: &Grid) -> (Matrix, AnyLinks) {
         let mut matrix = Matrix::new(shape, &CoverMatrix::build(&blank));
         matrix.rules = rules.cloned();
         let links = if matrix.node_count() <= u16::CAPACITY {
-            AnyLinks::Narrow(Links::new())
+            AnyLinks::Narrow(Links::new(&matrix))
         } else {
-            AnyLinks::Wide(Links::new())
+            AnyLinks::Wide(Links::new(&matrix))
         };
         (matrix, links)
     })
@@ -221,6 +221,8 @@ struct Matrix {
     /// The items of option `o` are `option_items[option_start[o]..option_start[o + 1]]`.
     option_items: Vec<u32>,
     option_start: Vec<u32>,
+    /// The number of items of every option, when they all have the same (4 on plain Sudoku).
+    width: Option<usize>,
     /// The cell and digit of each option.
     placements: Vec<(u32, u8)>,
     /// `option_at[cell * side + digit - 1]`: the option writing `digit` in `cell`, if any.
@@ -251,6 +253,7 @@ impl Matrix {
             item_slots,
             option_items: Vec::new(),
             option_start: vec![0],
+            width: None,
             placements: Vec::with_capacity(cover.options.len()),
             option_at: vec![u32::MAX; shape.cell_count() * side],
             item_options: Vec::new(),
@@ -272,6 +275,8 @@ impl Matrix {
                 options_of_item[item as usize].push(option_idx as u32);
             }
         }
+        let width = |option: usize| matrix.items_of(option).len();
+        matrix.width = Some(width(0)).filter(|&first| (1..cover.options.len()).all(|o| width(o) == first));
         matrix.item_start.push(0);
         for options in options_of_item {
             assert!(
@@ -316,12 +321,14 @@ trait NodeIdx: Copy + Eq + 'static {
     const CAPACITY: usize;
     type Nodes: ?Sized + IndexMut<usize, Output = Node<Self>>;
     type Lens: ?Sized + IndexMut<usize, Output = u8> + IndexMut<Range<usize>, Output = [u8]>;
+    /// One bit per option, 64 to a word.
+    type Bits: ?Sized + IndexMut<usize, Output = u64> + IndexMut<Range<usize>, Output = [u64]>;
     /// A node array of at least `count` nodes (more for `u16`: always 65,536).
     fn new_nodes(count: usize) -> Box<Self::Nodes>;
-    /// How many nodes `nodes` holds.
-    fn room(nodes: &Self::Nodes) -> usize;
     /// A length array of at least `count` items.
     fn new_lens(count: usize) -> Box<Self::Lens>;
+    /// A bit array of at least `count` bits.
+    fn new_bits(count: usize) -> Box<Self::Bits>;
     fn at(self) -> usize;
     /// `idx`, which must be below [`NodeIdx::CAPACITY`].
     fn of(idx: usize) -> Self;
@@ -329,6 +336,8 @@ trait NodeIdx: Copy + Eq + 'static {
     fn next(self) -> Self;
     /// The node before.
     fn prev(self) -> Self;
+    /// The node `k` places on (wrapping).
+    fn plus(self, k: usize) -> Self;
 }
 
 impl NodeIdx for u16 {
@@ -336,6 +345,7 @@ impl NodeIdx for u16 {
     const CAPACITY: usize = 1 << 16;
     type Nodes = [Node<u16>; 1 << 16];
     type Lens = [u8; 1 << 16];
+    type Bits = [u64; 1 << 10];
 
     fn new_nodes(_count: usize) -> Box<Self::Nodes> {
         vec![Node::new(0, 0, 0, 0); 1 << 16]
@@ -344,15 +354,18 @@ impl NodeIdx for u16 {
             .expect("a vector of 65,536 nodes")
     }
 
-    fn room(_nodes: &Self::Nodes) -> usize {
-        1 << 16
-    }
-
     fn new_lens(_count: usize) -> Box<Self::Lens> {
         vec![0; 1 << 16]
             .into_boxed_slice()
             .try_into()
             .expect("a vector of 65,536 lengths")
+    }
+
+    fn new_bits(_count: usize) -> Box<Self::Bits> {
+        vec![0; 1 << 10]
+            .into_boxed_slice()
+            .try_into()
+            .expect("a vector of 65,536 bits")
     }
 
     #[inline(always)]
@@ -374,6 +387,11 @@ impl NodeIdx for u16 {
     fn prev(self) -> u16 {
         self.wrapping_sub(1)
     }
+
+    #[inline(always)]
+    fn plus(self, k: usize) -> u16 {
+        self.wrapping_add(k as u16)
+    }
 }
 
 impl NodeIdx for u32 {
@@ -381,17 +399,18 @@ impl NodeIdx for u32 {
     const CAPACITY: usize = u32::MAX as usize;
     type Nodes = [Node<u32>];
     type Lens = [u8];
+    type Bits = [u64];
 
     fn new_nodes(count: usize) -> Box<Self::Nodes> {
         vec![Node::new(0, 0, 0, 0); count].into_boxed_slice()
     }
 
-    fn room(nodes: &Self::Nodes) -> usize {
-        nodes.len()
-    }
-
     fn new_lens(count: usize) -> Box<Self::Lens> {
         vec![0; count].into_boxed_slice()
+    }
+
+    fn new_bits(count: usize) -> Box<Self::Bits> {
+        vec![0; count.div_ceil(64)].into_boxed_slice()
     }
 
     #[inline(always)]
@@ -412,6 +431,11 @@ impl NodeIdx for u32 {
     #[inline(always)]
     fn prev(self) -> u32 {
         self.wrapping_sub(1)
+    }
+
+    #[inline(always)]
+    fn plus(self, k: usize) -> u32 {
+        self.wrapping_add(k as u32)
     }
 }
 
@@ -444,25 +468,54 @@ enum AnyLinks {
     Wide(Links<u32>),
 }
 
-/// The dancing-links structure: nodes `0..items` are the item headers.
+/// The dancing-links structure of one matrix: nodes `0..items` are the item headers.
 struct Links<I: NodeIdx> {
     /// Options left in each item's list, plus [`COVERED`] while the item is covered; padded
     /// with covered entries to a multiple of [`LANES`].
     len: Box<I::Lens>,
     nodes: Box<I::Nodes>,
-    /// How many items `len` holds.
-    len_room: usize,
-    /// The options that share an item with a given (built per search).
-    pruned: Vec<bool>,
+    /// The links of the blank grid as [`Links::build`] copies them: the item headers, then
+    /// each option's nodes between spacers, a node's `down` its item (a node is linked at the
+    /// end of its item's list) and a spacer's `down` the last node of the option after it.
+    template: Box<I::Nodes>,
+    /// A set bit for each option that shares an item with a given (built per search), and
+    /// for the bits past the last option.
+    pruned: Box<I::Bits>,
 }
 
 impl<I: NodeIdx> Links<I> {
-    fn new() -> Links<I> {
+    /// Link buffers for `matrix`, and its blank grid's links as the template.
+    fn new(matrix: &Matrix) -> Links<I> {
+        let item_count = matrix.item_slots;
+        let option_count = matrix.placements.len();
+        let node_count = matrix.node_count();
+        assert!(
+            node_count <= I::CAPACITY,
+            "links of {node_count} nodes in an index type for {}",
+            I::CAPACITY
+        );
+        let mut template = I::new_nodes(node_count);
+        for header in 0..item_count {
+            let header = I::of(header);
+            template[header.at()] = Node::new(header, header, header, I::NONE);
+        }
+        let mut spacer = item_count;
+        for option in 0..option_count {
+            let items = matrix.items_of(option);
+            let last = spacer + items.len();
+            template[spacer] = Node::new(I::of(0), I::of(last), I::NONE, I::NONE);
+            for (node, &item) in (spacer + 1..).zip(items) {
+                let item = I::of(item as usize);
+                template[node] = Node::new(I::of(0), item, item, I::of(option));
+            }
+            spacer = last + 1;
+        }
+        template[spacer] = Node::new(I::of(0), I::of(0), I::NONE, I::NONE);
         Links {
-            len: I::new_lens(0),
-            nodes: I::new_nodes(0),
-            len_room: 0,
-            pruned: Vec::new(),
+            len: I::new_lens(item_count),
+            nodes: I::new_nodes(node_count),
+            template,
+            pruned: I::new_bits(option_count),
         }
     }
 
@@ -470,27 +523,31 @@ impl<I: NodeIdx> Links<I> {
     /// the options none of whose items is covered, in matrix order. The same state as links
     /// built from the puzzle's own (pruned) matrix. `false` when two givens conflict.
     fn build(&mut self, matrix: &Matrix, puzzle: &Grid) -> bool {
+        if !self.prune(matrix, puzzle) {
+            return false;
+        }
+        match matrix.width {
+            Some(4) => self.link_uniform::<4>(matrix),
+            _ => self.link_any(matrix),
+        }
+        true
+    }
+
+    /// Covers the givens' items and marks the options that share an item with a given;
+    /// `false` when two givens conflict.
+    fn prune(&mut self, matrix: &Matrix, puzzle: &Grid) -> bool {
         let item_count = matrix.item_slots;
-        let node_count = matrix.node_count();
-        assert!(
-            node_count <= I::CAPACITY,
-            "links of {node_count} nodes in an index type for {}",
-            I::CAPACITY
-        );
-        if self.len_room < item_count {
-            self.len = I::new_lens(item_count);
-            self.len_room = item_count;
-        }
-        // Every node is written by index into a buffer sized once for the whole matrix.
-        if I::room(&self.nodes) < node_count {
-            self.nodes = I::new_nodes(node_count);
-        }
+        let option_count = matrix.placements.len();
         let len = &mut self.len[0..item_count];
         len.fill(0);
         len[matrix.items.len()..matrix.primary_padded].fill(COVERED);
+        let words = option_count.div_ceil(64);
+        let pruned = &mut self.pruned[0..words];
+        pruned.fill(0);
+        if option_count % 64 != 0 {
+            pruned[words - 1] = !0 << (option_count % 64);
+        }
         let side = matrix.shape.side();
-        self.pruned.clear();
-        self.pruned.resize(matrix.placements.len(), false);
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
             if digit == 0 {
                 continue;
@@ -500,44 +557,101 @@ impl<I: NodeIdx> Links<I> {
                 return false;
             }
             for &item in matrix.items_of(option as usize) {
-                if len[item as usize] == COVERED {
+                let item = I::of(item as usize);
+                if self.len[item.at()] == COVERED {
                     return false;
                 }
-                len[item as usize] = COVERED;
-                for &pruned in matrix.options_of(item as usize) {
-                    self.pruned[pruned as usize] = true;
+                self.len[item.at()] = COVERED;
+                for &pruned in matrix.options_of(item.at()) {
+                    let pruned = I::of(pruned as usize).at();
+                    self.pruned[pruned / 64] |= 1 << (pruned % 64);
                 }
             }
         }
+        true
+    }
+
+    /// Links the options left by [`Links::prune`] when every option has `W` items: option
+    /// `o`'s nodes are at a known place in the template, and the loop over them is unrolled.
+    fn link_uniform<const W: usize>(&mut self, matrix: &Matrix) {
+        let item_count = matrix.item_slots;
+        let words = matrix.placements.len().div_ceil(64);
         let nodes = &mut self.nodes;
+        let template = &self.template;
         let len = &mut self.len;
         for header in 0..item_count {
             let header = I::of(header);
-            nodes[header.at()] = Node::new(header, header, header, I::NONE);
+            nodes[header.at()] = template[header.at()];
         }
-        let mut next = I::of(item_count);
-        nodes[next.at()] = Node::new(I::of(0), I::of(0), I::NONE, I::NONE);
-        next = next.next();
-        for (option, &pruned) in self.pruned.iter().enumerate() {
-            if pruned {
+        let mut spacer = I::of(item_count);
+        nodes[spacer.at()] = Node::new(I::of(0), I::of(0), I::NONE, I::NONE);
+        for (word_idx, &word) in self.pruned[0..words].iter().enumerate() {
+            let mut kept = !word;
+            while kept != 0 {
+                let option = word_idx * 64 + kept.trailing_zeros() as usize;
+                kept &= kept - 1;
+                let from = I::of(item_count + 1 + option * (W + 1));
+                let first = spacer.next();
+                for k in 0..W {
+                    let Node { item, option, .. } = template[from.plus(k).at()];
+                    let node = first.plus(k);
+                    let last = nodes[item.at()].up;
+                    nodes[node.at()] = Node::new(last, item, item, option);
+                    nodes[last.at()].down = node;
+                    nodes[item.at()].up = node;
+                    len[item.at()] += 1;
+                }
+                nodes[spacer.at()].down = first.plus(W - 1);
+                spacer = first.plus(W);
+                nodes[spacer.at()] = Node::new(first, I::of(0), I::NONE, I::NONE);
+            }
+        }
+    }
+
+    /// Links the options left by [`Links::prune`], of any number of items each.
+    fn link_any(&mut self, matrix: &Matrix) {
+        let item_count = matrix.item_slots;
+        let option_count = matrix.placements.len();
+        let nodes = &mut self.nodes;
+        let template = &self.template;
+        let len = &mut self.len;
+        for header in 0..item_count {
+            let header = I::of(header);
+            nodes[header.at()] = template[header.at()];
+        }
+        // `spacer`: the spacer before the next option kept; `from`: the template's spacer
+        // before option `option`, whose `down` is that option's last node.
+        let mut spacer = I::of(item_count);
+        nodes[spacer.at()] = Node::new(I::of(0), I::of(0), I::NONE, I::NONE);
+        let mut from = spacer;
+        for option in 0..option_count {
+            let last_from = template[from.at()].down;
+            let option = I::of(option).at();
+            if self.pruned[option / 64] & (1 << (option % 64)) != 0 {
+                from = last_from.next();
                 continue;
             }
-            let items = matrix.items_of(option);
-            let first = next;
-            for &item in items {
-                let item = I::of(item as usize);
+            let first = spacer.next();
+            let mut node = first;
+            let mut at = from;
+            loop {
+                at = at.next();
+                let Node { item, option, .. } = template[at.at()];
                 let last = nodes[item.at()].up;
-                nodes[next.at()] = Node::new(last, item, item, I::of(option));
-                nodes[last.at()].down = next;
-                nodes[item.at()].up = next;
+                nodes[node.at()] = Node::new(last, item, item, option);
+                nodes[last.at()].down = node;
+                nodes[item.at()].up = node;
                 len[item.at()] += 1;
-                next = next.next();
+                if at == last_from {
+                    break;
+                }
+                node = node.next();
             }
-            nodes[first.prev().at()].down = next.prev();
-            nodes[next.at()] = Node::new(first, I::of(0), I::NONE, I::NONE);
-            next = next.next();
+            nodes[spacer.at()].down = node;
+            spacer = node.next();
+            nodes[spacer.at()] = Node::new(first, I::of(0), I::NONE, I::NONE);
+            from = last_from.next();
         }
-        true
     }
 }
 
@@ -724,7 +838,7 @@ mod tests {
     fn pruned_search(puzzle: &Grid, limits: &Limits) -> Outcome {
         let shape = puzzle.shape();
         let matrix = Matrix::new(shape, &CoverMatrix::build(puzzle));
-        let mut links = Links::<u32>::new();
+        let mut links = Links::<u32>::new(&matrix);
         assert!(links.build(&matrix, &Grid::empty(shape)));
         search(&mut links, &matrix, puzzle, limits, &mut |_| {}, Silent)
     }
@@ -827,8 +941,8 @@ mod tests {
                     puzzle.shape(),
                     &CoverMatrix::build(&Grid::empty(puzzle.shape())),
                 );
-                let mut narrow = Links::<u16>::new();
-                let mut wide = Links::<u32>::new();
+                let mut narrow = Links::<u16>::new(&matrix);
+                let mut wide = Links::<u32>::new(&matrix);
                 let narrow = run_cached(&mut narrow, &matrix, puzzle, &limits, &mut |_| {}, Silent);
                 let wide = run_cached(&mut wide, &matrix, puzzle, &limits, &mut |_| {}, Silent);
                 assert_eq!(narrow.found, wide.found, "{puzzle:?}");
