@@ -473,18 +473,19 @@ struct Links<I: NodeIdx> {
     /// Options left in each item's list, plus [`COVERED`] while the item is covered; padded
     /// with covered entries to a multiple of [`LANES`].
     len: Box<I::Lens>,
+    /// The item headers, then every option of the matrix between spacers, each in its place
+    /// for good: a search's links are the kept options' nodes linked into their items' lists
+    /// (the others stay out of every list, so no search reaches them). Only `up` and `down` of
+    /// headers and option nodes ever change; `item` and `option`, and the spacers, are those
+    /// of the blank grid's links.
     nodes: Box<I::Nodes>,
-    /// The links of the blank grid as [`Links::build`] copies them: the item headers, then
-    /// each option's nodes between spacers, a node's `down` its item (a node is linked at the
-    /// end of its item's list) and a spacer's `down` the last node of the option after it.
-    template: Box<I::Nodes>,
     /// A set bit for each option that shares an item with a given (built per search), and
     /// for the bits past the last option.
     pruned: Box<I::Bits>,
 }
 
 impl<I: NodeIdx> Links<I> {
-    /// Link buffers for `matrix`, and its blank grid's links as the template.
+    /// Link buffers for `matrix`, its options laid out as in the blank grid's links.
     fn new(matrix: &Matrix) -> Links<I> {
         let item_count = matrix.item_slots;
         let option_count = matrix.placements.len();
@@ -494,27 +495,30 @@ impl<I: NodeIdx> Links<I> {
             "links of {node_count} nodes in an index type for {}",
             I::CAPACITY
         );
-        let mut template = I::new_nodes(node_count);
+        let mut nodes = I::new_nodes(node_count);
         for header in 0..item_count {
             let header = I::of(header);
-            template[header.at()] = Node::new(header, header, header, I::NONE);
+            nodes[header.at()] = Node::new(header, header, header, I::NONE);
         }
+        // A spacer's `up` is the first node of the option before it, its `down` the last node
+        // of the option after it (DLX1).
         let mut spacer = item_count;
+        let mut first_before = 0;
         for option in 0..option_count {
             let items = matrix.items_of(option);
             let last = spacer + items.len();
-            template[spacer] = Node::new(I::of(0), I::of(last), I::NONE, I::NONE);
+            nodes[spacer] = Node::new(I::of(first_before), I::of(last), I::NONE, I::NONE);
             for (node, &item) in (spacer + 1..).zip(items) {
                 let item = I::of(item as usize);
-                template[node] = Node::new(I::of(0), item, item, I::of(option));
+                nodes[node] = Node::new(item, item, item, I::of(option));
             }
+            first_before = spacer + 1;
             spacer = last + 1;
         }
-        template[spacer] = Node::new(I::of(0), I::of(0), I::NONE, I::NONE);
+        nodes[spacer] = Node::new(I::of(first_before), I::of(0), I::NONE, I::NONE);
         Links {
             len: I::new_lens(item_count),
-            nodes: I::new_nodes(node_count),
-            template,
+            nodes,
             pruned: I::new_bits(option_count),
         }
     }
@@ -572,38 +576,25 @@ impl<I: NodeIdx> Links<I> {
     }
 
     /// Links the options left by [`Links::prune`] when every option has `W` items: option
-    /// `o`'s nodes are at a known place in the template, and the loop over them is unrolled.
+    /// `o`'s nodes are at a known place, and the loop over them is unrolled.
     fn link_uniform<const W: usize>(&mut self, matrix: &Matrix) {
         let item_count = matrix.item_slots;
         let words = matrix.placements.len().div_ceil(64);
         let nodes = &mut self.nodes;
-        let template = &self.template;
         let len = &mut self.len;
         for header in 0..item_count {
             let header = I::of(header);
-            nodes[header.at()] = template[header.at()];
+            nodes[header.at()] = Node::new(header, header, header, I::NONE);
         }
-        let mut spacer = I::of(item_count);
-        nodes[spacer.at()] = Node::new(I::of(0), I::of(0), I::NONE, I::NONE);
         for (word_idx, &word) in self.pruned[0..words].iter().enumerate() {
             let mut kept = !word;
             while kept != 0 {
                 let option = word_idx * 64 + kept.trailing_zeros() as usize;
                 kept &= kept - 1;
-                let from = I::of(item_count + 1 + option * (W + 1));
-                let first = spacer.next();
+                let first = I::of(item_count + 1 + option * (W + 1));
                 for k in 0..W {
-                    let Node { item, option, .. } = template[from.plus(k).at()];
-                    let node = first.plus(k);
-                    let last = nodes[item.at()].up;
-                    nodes[node.at()] = Node::new(last, item, item, option);
-                    nodes[last.at()].down = node;
-                    nodes[item.at()].up = node;
-                    len[item.at()] += 1;
+                    link_last(&mut **nodes, &mut **len, first.plus(k));
                 }
-                nodes[spacer.at()].down = first.plus(W - 1);
-                spacer = first.plus(W);
-                nodes[spacer.at()] = Node::new(first, I::of(0), I::NONE, I::NONE);
             }
         }
     }
@@ -613,46 +604,38 @@ impl<I: NodeIdx> Links<I> {
         let item_count = matrix.item_slots;
         let option_count = matrix.placements.len();
         let nodes = &mut self.nodes;
-        let template = &self.template;
         let len = &mut self.len;
         for header in 0..item_count {
             let header = I::of(header);
-            nodes[header.at()] = template[header.at()];
+            nodes[header.at()] = Node::new(header, header, header, I::NONE);
         }
-        // `spacer`: the spacer before the next option kept; `from`: the template's spacer
-        // before option `option`, whose `down` is that option's last node.
+        // The spacer before option `option`, whose `down` is that option's last node.
         let mut spacer = I::of(item_count);
-        nodes[spacer.at()] = Node::new(I::of(0), I::of(0), I::NONE, I::NONE);
-        let mut from = spacer;
         for option in 0..option_count {
-            let last_from = template[from.at()].down;
+            let last = nodes[spacer.at()].down;
             let option = I::of(option).at();
-            if self.pruned[option / 64] & (1 << (option % 64)) != 0 {
-                from = last_from.next();
-                continue;
-            }
-            let first = spacer.next();
-            let mut node = first;
-            let mut at = from;
-            loop {
-                at = at.next();
-                let Node { item, option, .. } = template[at.at()];
-                let last = nodes[item.at()].up;
-                nodes[node.at()] = Node::new(last, item, item, option);
-                nodes[last.at()].down = node;
-                nodes[item.at()].up = node;
-                len[item.at()] += 1;
-                if at == last_from {
-                    break;
+            if self.pruned[option / 64] & (1 << (option % 64)) == 0 {
+                let mut node = spacer.next();
+                while node != last.next() {
+                    link_last(&mut **nodes, &mut **len, node);
+                    node = node.next();
                 }
-                node = node.next();
             }
-            nodes[spacer.at()].down = node;
-            spacer = node.next();
-            nodes[spacer.at()] = Node::new(first, I::of(0), I::NONE, I::NONE);
-            from = last_from.next();
+            spacer = last.next();
         }
     }
+}
+
+/// Appends option node `node` to its item's list.
+#[inline(always)]
+fn link_last<I: NodeIdx>(nodes: &mut I::Nodes, len: &mut I::Lens, node: I) {
+    let item = nodes[node.at()].item;
+    let last = nodes[item.at()].up;
+    nodes[node.at()].up = last;
+    nodes[node.at()].down = item;
+    nodes[last.at()].down = node;
+    nodes[item.at()].up = node;
+    len[item.at()] += 1;
 }
 
 /// The links during a search: the node and length arrays as separate borrows, so that the
