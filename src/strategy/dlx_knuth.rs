@@ -227,8 +227,9 @@ struct Matrix {
     placements: Vec<(u32, u8)>,
     /// `option_at[cell * side + digit - 1]`: the option writing `digit` in `cell`, if any.
     option_at: Vec<u32>,
-    /// The options of item `i` are `item_options[item_start[i]..item_start[i + 1]]`.
-    item_options: Vec<u32>,
+    /// The options of item `i` as bits of the words of an option set: pairs (the first option
+    /// of the word, the word's bits), `item_words[item_start[i]..item_start[i + 1]]`.
+    item_words: Vec<(u32, u64)>,
     item_start: Vec<u32>,
 }
 
@@ -256,7 +257,7 @@ impl Matrix {
             width: None,
             placements: Vec::with_capacity(cover.options.len()),
             option_at: vec![u32::MAX; shape.cell_count() * side],
-            item_options: Vec::new(),
+            item_words: Vec::new(),
             item_start: Vec::new(),
         };
         let mut options_of_item = vec![Vec::new(); item_slots];
@@ -275,16 +276,28 @@ impl Matrix {
                 options_of_item[item as usize].push(option_idx as u32);
             }
         }
-        let width = |option: usize| matrix.items_of(option).len();
-        matrix.width = Some(width(0)).filter(|&first| (1..cover.options.len()).all(|o| width(o) == first));
+        let mut widths = (0..cover.options.len()).map(|option| matrix.items_of(option).len());
+        matrix.width = widths.next().filter(|&first| widths.all(|width| width == first));
         matrix.item_start.push(0);
         for options in options_of_item {
             assert!(
                 options.len() < COVERED as usize,
                 "an item has at most 64 options (sides are at most 64), below the covered flag"
             );
-            matrix.item_options.extend(options);
-            matrix.item_start.push(matrix.item_options.len() as u32);
+            // The options are ascending: those in one word are side by side.
+            let words = &mut matrix.item_words;
+            let begin = words.len();
+            for option in options {
+                let first = option / 64 * 64;
+                let bit = 1 << (option % 64);
+                let last = words[begin..].last_mut();
+                if let Some((_, bits)) = last.filter(|(word_first, _)| *word_first == first) {
+                    *bits |= bit;
+                } else {
+                    words.push((first, bit));
+                }
+            }
+            matrix.item_start.push(matrix.item_words.len() as u32);
         }
         matrix
     }
@@ -295,10 +308,10 @@ impl Matrix {
         self.item_slots + self.option_items.len() + self.placements.len() + 1
     }
 
-    /// The options of item `item`.
+    /// The options of item `item`, as words of an option set.
     #[inline]
-    fn options_of(&self, item: usize) -> &[u32] {
-        &self.item_options[self.item_start[item] as usize..self.item_start[item + 1] as usize]
+    fn option_words_of(&self, item: usize) -> &[(u32, u64)] {
+        &self.item_words[self.item_start[item] as usize..self.item_start[item + 1] as usize]
     }
 
     /// The items of option `option`.
@@ -319,7 +332,9 @@ trait NodeIdx: Copy + Eq + 'static {
     const NONE: Self;
     /// The most nodes links of this width hold.
     const CAPACITY: usize;
-    type Nodes: ?Sized + IndexMut<usize, Output = Node<Self>>;
+    type Nodes: ?Sized
+        + IndexMut<usize, Output = Node<Self>>
+        + IndexMut<Range<usize>, Output = [Node<Self>]>;
     type Lens: ?Sized + IndexMut<usize, Output = u8> + IndexMut<Range<usize>, Output = [u8]>;
     /// One bit per option, 64 to a word.
     type Bits: ?Sized + IndexMut<usize, Output = u64> + IndexMut<Range<usize>, Output = [u64]>;
@@ -479,6 +494,8 @@ struct Links<I: NodeIdx> {
     /// headers and option nodes ever change; `item` and `option`, and the spacers, are those
     /// of the blank grid's links.
     nodes: Box<I::Nodes>,
+    /// The item headers with empty lists, copied at the start of each build.
+    headers: Box<[Node<I>]>,
     /// A set bit for each option that shares an item with a given (built per search), and
     /// for the bits past the last option.
     pruned: Box<I::Bits>,
@@ -518,6 +535,7 @@ impl<I: NodeIdx> Links<I> {
         nodes[spacer] = Node::new(I::of(first_before), I::of(0), I::NONE, I::NONE);
         Links {
             len: I::new_lens(item_count),
+            headers: nodes[0..item_count].into(),
             nodes,
             pruned: I::new_bits(option_count),
         }
@@ -566,9 +584,8 @@ impl<I: NodeIdx> Links<I> {
                     return false;
                 }
                 self.len[item.at()] = COVERED;
-                for &pruned in matrix.options_of(item.at()) {
-                    let pruned = I::of(pruned as usize).at();
-                    self.pruned[pruned / 64] |= 1 << (pruned % 64);
+                for &(first, bits) in matrix.option_words_of(item.at()) {
+                    self.pruned[I::of(first as usize).at() / 64] |= bits;
                 }
             }
         }
@@ -582,10 +599,7 @@ impl<I: NodeIdx> Links<I> {
         let words = matrix.placements.len().div_ceil(64);
         let nodes = &mut self.nodes;
         let len = &mut self.len;
-        for header in 0..item_count {
-            let header = I::of(header);
-            nodes[header.at()] = Node::new(header, header, header, I::NONE);
-        }
+        nodes[0..item_count].copy_from_slice(&self.headers);
         for (word_idx, &word) in self.pruned[0..words].iter().enumerate() {
             let mut kept = !word;
             while kept != 0 {
@@ -605,10 +619,7 @@ impl<I: NodeIdx> Links<I> {
         let option_count = matrix.placements.len();
         let nodes = &mut self.nodes;
         let len = &mut self.len;
-        for header in 0..item_count {
-            let header = I::of(header);
-            nodes[header.at()] = Node::new(header, header, header, I::NONE);
-        }
+        nodes[0..item_count].copy_from_slice(&self.headers);
         // The spacer before option `option`, whose `down` is that option's last node.
         let mut spacer = I::of(item_count);
         for option in 0..option_count {
