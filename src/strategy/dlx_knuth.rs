@@ -660,22 +660,34 @@ struct Dance<'a, I: NodeIdx> {
 }
 
 impl<I: NodeIdx> Dance<'_, I> {
-    /// Removes the other nodes of `node`'s option from their items' lists.
+    /// Removes the other nodes of `node`'s option from their items' lists; returns how many.
+    /// The option is walked from `node` on to the spacer after it, then from its first node
+    /// (the spacer's `up`) back to `node`, so that each step tests one condition.
     #[inline]
-    fn hide(&mut self, node: I) {
+    fn hide(&mut self, node: I) -> u64 {
+        let mut hidden = 0;
         let mut other = node.next();
-        while other != node {
+        loop {
             let Node { up, down, item, .. } = self.nodes[other.at()];
             if item == I::NONE {
                 other = up;
-                continue;
+                break;
             }
             self.nodes[up.at()].down = down;
             self.nodes[down.at()].up = up;
             self.len[item.at()] -= 1;
-            self.updates += 1;
+            hidden += 1;
             other = other.next();
         }
+        while other != node {
+            let Node { up, down, item, .. } = self.nodes[other.at()];
+            self.nodes[up.at()].down = down;
+            self.nodes[down.at()].up = up;
+            self.len[item.at()] -= 1;
+            hidden += 1;
+            other = other.next();
+        }
+        hidden
     }
 
     /// Puts back what [`Dance::hide`] removed (each node into a different item's list, so in
@@ -683,12 +695,19 @@ impl<I: NodeIdx> Dance<'_, I> {
     #[inline]
     fn unhide(&mut self, node: I) {
         let mut other = node.next();
-        while other != node {
+        loop {
             let Node { up, down, item, .. } = self.nodes[other.at()];
             if item == I::NONE {
                 other = up;
-                continue;
+                break;
             }
+            self.nodes[up.at()].down = other;
+            self.nodes[down.at()].up = other;
+            self.len[item.at()] += 1;
+            other = other.next();
+        }
+        while other != node {
+            let Node { up, down, item, .. } = self.nodes[other.at()];
             self.nodes[up.at()].down = other;
             self.nodes[down.at()].up = other;
             self.len[item.at()] += 1;
@@ -697,12 +716,14 @@ impl<I: NodeIdx> Dance<'_, I> {
     }
 
     fn cover(&mut self, item: I) {
+        let mut hidden = 0;
         let mut node = self.nodes[item.at()].down;
         while node != item {
-            self.hide(node);
+            hidden += self.hide(node);
             node = self.nodes[node.at()].down;
         }
         self.len[item.at()] += COVERED;
+        self.updates += hidden;
     }
 
     fn uncover(&mut self, item: I) {
@@ -715,34 +736,45 @@ impl<I: NodeIdx> Dance<'_, I> {
     }
 
     /// Covers the items of `node`'s option other than its own, left to right (cyclically).
-    #[inline]
+    #[inline(always)]
     fn cover_others(&mut self, node: I) {
         let mut other = node.next();
-        while other != node {
+        loop {
             let Node { up, item, .. } = self.nodes[other.at()];
             if item == I::NONE {
                 other = up;
-                continue;
+                break;
             }
+            self.cover(item);
+            other = other.next();
+        }
+        while other != node {
+            let item = self.nodes[other.at()].item;
             self.cover(item);
             other = other.next();
         }
     }
 
     /// Undoes [`Dance::cover_others`]: right to left.
-    #[inline]
+    #[inline(always)]
     fn uncover_others(&mut self, node: I) {
         let mut other = node.prev();
-        while other != node {
+        loop {
             let Node { down, item, .. } = self.nodes[other.at()];
             if item == I::NONE {
                 other = down;
-                continue;
+                break;
             }
             self.uncover(item);
             other = other.prev();
         }
+        while other != node {
+            let item = self.nodes[other.at()].item;
+            self.uncover(item);
+            other = other.prev();
+        }
     }
+
     /// The active item with the fewest options, the first in item order among equals; `None`
     /// when every item is covered.
     #[inline]
