@@ -787,12 +787,20 @@ impl<I: NodeIdx> Dance<'_, I> {
         // Its first place, eight lengths at a time: a zero byte of `word ^ pattern` is a length
         // equal to `fewest`, and the lowest set bit of the classic zero-byte test marks the
         // first one (a borrow can only mark bytes above a true zero).
+        // The chunk of [`LANES`] lengths that holds it is found first (thirty-two comparisons
+        // folded by `|`, which the compiler vectorises).
         let pattern = ONES * u64::from(fewest);
-        for (word_idx, bytes) in primary.chunks_exact(8).enumerate() {
-            let word = u64::from_le_bytes(bytes.try_into().expect("chunks of 8 bytes")) ^ pattern;
-            let zeros = word.wrapping_sub(ONES) & !word & (ONES << 7);
-            if zeros != 0 {
-                return Some(word_idx * 8 + zeros.trailing_zeros() as usize / 8);
+        for (chunk_idx, chunk) in primary.chunks_exact(LANES).enumerate() {
+            if !chunk.iter().fold(false, |found, &len| found | (len == fewest)) {
+                continue;
+            }
+            for (word_idx, bytes) in chunk.chunks_exact(8).enumerate() {
+                let word =
+                    u64::from_le_bytes(bytes.try_into().expect("chunks of 8 bytes")) ^ pattern;
+                let zeros = word.wrapping_sub(ONES) & !word & (ONES << 7);
+                if zeros != 0 {
+                    return Some(chunk_idx * LANES + word_idx * 8 + zeros.trailing_zeros() as usize / 8);
+                }
             }
         }
         None
