@@ -507,6 +507,30 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
+    /// Up to `max` lines as [`Reader::next_plain_line`] takes them, each passed to `found`
+    /// with its bytes' range in `bytes`: the plain lines of a line-form corpus cut in one
+    /// loop. Returns how many; 0 when the next line needs [`Reader::next_deferred`].
+    pub fn next_plain_lines(
+        &mut self,
+        bytes: &mut Vec<u8>,
+        max: usize,
+        mut found: impl FnMut(LineAt, std::ops::Range<usize>),
+    ) -> usize {
+        if self.variant.is_some() {
+            return 0;
+        }
+        let mut taken = 0;
+        while taken < max {
+            let start = bytes.len();
+            let Some(at) = self.next_plain_line(bytes) else {
+                break;
+            };
+            found(at, start..bytes.len());
+            taken += 1;
+        }
+        taken
+    }
+
     /// The common line of a line-form file, taken from the input's buffer straight into
     /// `bytes`: a whole line already in the buffer, once the form is known to be the line
     /// form, that opens with a symbol (neither blank nor a comment), is not overlong and has
