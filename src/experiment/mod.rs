@@ -539,10 +539,18 @@ pub fn check_puzzle(
 fn run_plan(plan: &Plan, puzzle: &Grid, scratch: &mut Scratch) -> Vec<Run> {
     let mut runs = scratch.take_runs();
     for entry in &plan.entries {
+        // The entry's own limits unless a cancel flag must join them (no clone per puzzle).
+        let with_cancel;
+        let limits = if plan.cancel.is_some() {
+            with_cancel = plan.limits(entry);
+            &with_cancel
+        } else {
+            &entry.limits
+        };
         measure_into(
             entry.strategy,
             &[puzzle],
-            &plan.limits(entry),
+            limits,
             (plan.repeats, plan.clock()),
             scratch,
             &mut runs,
