@@ -154,51 +154,65 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sudolab-block-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("lines.txt");
+        // Plain lines, a CRLF one, blank lines, comments, a broken line, one with its solution,
+        // and a NUL byte, which ends the file.
         let text = "# two puzzles and a broken line\n4..3.....1....2.\n4..3..x..1....2.\n\
-                    .1..4..3..2..1.. 2143432134121234\n";
+                    .1..4..3..2..1.. 2143432134121234\n4..3.....1....2.\r\n\n   \n\
+                    # more\n...3.....1....2.\n4..3.....1....2.\n4..3..\0..1....2.\n\
+                    4..3.....1....2.\n";
         std::fs::write(&path, text).unwrap();
         let walk = || Walk::from_arguments(&[PathBuf::from(&path)], Format::Auto, None);
         let expected: Vec<String> = walk().map(|met| format!("{met:?}")).collect();
-        let mut deferred = walk();
-        let mut block = Block::default();
-        while block.push_next(&mut deferred, true).is_some() {}
-        let mut record = Record {
-            number: 0,
-            line: 0,
-            puzzle: Grid::empty(Shape::CLASSIC),
-            solution: None,
-            count: None,
-        };
-        let found: Vec<String> = block
-            .places()
-            .iter()
-            .map(|place| match place {
-                Place::Line { source, at, bytes } => {
-                    match parse_line_into(block.line(bytes), *at, &mut record) {
-                        Ok(()) => format!(
-                            "{:?}",
-                            Met::Puzzle {
-                                source: *source,
-                                record: record.clone()
-                            }
-                        ),
-                        Err(err) => format!(
-                            "{:?}",
-                            Met::Problem {
-                                source: *source,
-                                message: format!("{}: {err}", path.display()),
-                                in_place_of_puzzle: true
-                            }
-                        ),
-                    }
+        // Place by place, and with the plain lines cut two at a time in between.
+        for plain in [false, true] {
+            let mut deferred = walk();
+            let mut block = Block::default();
+            loop {
+                if plain && block.push_plain_lines(&mut deferred, 2) > 0 {
+                    continue;
                 }
-                other => format!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(found, expected);
-        assert_eq!(block.len(), 3);
-        block.pop();
-        assert_eq!(block.len(), 2);
+                if block.push_next(&mut deferred, true).is_none() {
+                    break;
+                }
+            }
+            let mut record = Record {
+                number: 0,
+                line: 0,
+                puzzle: Grid::empty(Shape::CLASSIC),
+                solution: None,
+                count: None,
+            };
+            let found: Vec<String> = block
+                .places()
+                .iter()
+                .map(|place| match place {
+                    Place::Line { source, at, bytes } => {
+                        match parse_line_into(block.line(bytes), *at, &mut record) {
+                            Ok(()) => format!(
+                                "{:?}",
+                                Met::Puzzle {
+                                    source: *source,
+                                    record: record.clone()
+                                }
+                            ),
+                            Err(err) => format!(
+                                "{:?}",
+                                Met::Problem {
+                                    source: *source,
+                                    message: format!("{}: {err}", path.display()),
+                                    in_place_of_puzzle: true
+                                }
+                            ),
+                        }
+                    }
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            assert_eq!(found, expected, "plain lines cut apart: {plain}");
+            assert_eq!(block.len(), 7);
+            block.pop();
+            assert_eq!(block.len(), 6);
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
