@@ -259,6 +259,10 @@ impl Answers {
             GridOutput::Json => ",\n",
         };
         self.written += 1;
+        // Nothing between two lines of the line form: no call per puzzle to write nothing.
+        if separator.is_empty() {
+            return Ok(());
+        }
         out.write_str(separator)
     }
 
