@@ -7,11 +7,11 @@ use serde_json::json;
 
 use std::fmt::Write as _;
 
-use sudolab::corpus::{Record, grid_to_json};
 use sudolab::check::Run;
+use sudolab::corpus::{Record, grid_to_json};
 use sudolab::experiment::{self, Plan, Scratch};
-use sudolab::strategy::Strategy;
 use sudolab::model::{Grid, find_conflict, push_line, to_grid_text, validate};
+use sudolab::strategy::Strategy;
 
 use super::input::{Placed, Said, key, place, walk_in_parallel};
 use super::output::{GridOutput, GridWriter, Out};

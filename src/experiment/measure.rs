@@ -77,7 +77,11 @@ impl Scratch {
     /// allocations and frees a puzzle cost a fifth of what `sudolab count` added to a search.
     pub fn recycle(&mut self, mut runs: Vec<Run>) {
         for run in &mut runs {
-            if let Some(grid) = run.solution.take().filter(|_| self.grids.len() < KEPT_GRIDS) {
+            if let Some(grid) = run
+                .solution
+                .take()
+                .filter(|_| self.grids.len() < KEPT_GRIDS)
+            {
                 self.grids.push(grid);
             }
         }
@@ -199,15 +203,9 @@ pub(super) fn measure_into(
         scratch.timed.push(timed);
     }
     // The clocks have stopped: certify what was recorded.
-    runs.extend(
-        scratch
-            .timed
-            .drain(..)
-            .zip(puzzles)
-            .map(|(timed, puzzle)| {
-                certify(strategy, puzzle, timed, &scratch.cells, &mut scratch.grids)
-            }),
-    );
+    runs.extend(scratch.timed.drain(..).zip(puzzles).map(|(timed, puzzle)| {
+        certify(strategy, puzzle, timed, &scratch.cells, &mut scratch.grids)
+    }));
 }
 
 /// The timed phase of one puzzle: warm-up, then the timed repeats.

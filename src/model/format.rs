@@ -580,7 +580,8 @@ mod tests {
 
     #[test]
     fn nine_by_nine_symbols_read_as_the_table_reads_them() {
-        let base = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let base =
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
         for symbol in [b'0', b'_', b'-', b'a', b'Z', b' ', b'#', 0xFF, b'9', b'.'] {
             let mut text = *base;
             text[40] = symbol;
@@ -597,7 +598,20 @@ mod tests {
 
     #[test]
     fn decimals_are_written_like_display() {
-        for number in [0, 7, 9, 10, 99, 100, 101, 999, 1_000, 12_345, 49_158, u64::MAX] {
+        for number in [
+            0,
+            7,
+            9,
+            10,
+            99,
+            100,
+            101,
+            999,
+            1_000,
+            12_345,
+            49_158,
+            u64::MAX,
+        ] {
             let mut text = String::from("x");
             push_decimal(&mut text, number);
             assert_eq!(text, format!("x{number}"));

@@ -261,7 +261,7 @@ fn is_solution_by_layout(puzzle: &Grid, answer: &Grid) -> bool {
 /// box triples give its row and its boxes; columns are nine rows OR-ed lane by lane), about
 /// 400 instructions instead of 1,100.
 fn is_classic_solution(puzzle: &[u8], answer: &[u8]) -> bool {
-    const FULL: u16 = 0x1FF;
+    const FULL: u16 = 0x3FE;
     let (Ok(puzzle), Ok(answer)) = (<&[u8; 81]>::try_from(puzzle), <&[u8; 81]>::try_from(answer))
     else {
         return false;
@@ -276,8 +276,10 @@ fn is_classic_solution(puzzle: &[u8], answer: &[u8]) -> bool {
                 | u8::from(found.wrapping_sub(1) > 8)
                 | (u8::from(given != 0) & u8::from(given != found))
         });
-    // An empty cell's bit is bit 15, which no full house has.
-    let bits: [u16; 81] = std::array::from_fn(|cell| 1u16 << (answer[cell].wrapping_sub(1) & 15));
+    // Digit `d` is bit `d` (one shift, where `d - 1` cost two instructions more a cell): an
+    // empty cell's bit 0 is in no full house, and values above 9, which may fold onto digits
+    // here, are in `wrong`.
+    let bits: [u16; 81] = std::array::from_fn(|cell| 1u16 << (answer[cell] & 15));
     let mut cols = [0u16; 9];
     let mut houses_full = true;
     for band in bits.chunks_exact(27) {

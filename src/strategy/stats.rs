@@ -135,7 +135,8 @@ impl Stats {
 impl fmt::Debug for Stats {
     /// As the array of options it was: `Stats([Some(3), None, ...])`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let values: [Option<u64>; Counter::ALL.len()] = Counter::ALL.map(|counter| self.get(counter));
+        let values: [Option<u64>; Counter::ALL.len()] =
+            Counter::ALL.map(|counter| self.get(counter));
         f.debug_tuple("Stats").field(&values).finish()
     }
 }
