@@ -494,10 +494,7 @@ fn plain_line(text: &[u8]) -> Option<(usize, usize)> {
     if text[newline] != b'\n' || newline > MAX_LINE_BYTES {
         return None;
     }
-    let len = match &text[..newline] {
-        [line @ .., b'\r'] => line.len(),
-        line => line.len(),
-    };
+    let len = newline - usize::from(newline > 0 && text[newline - 1] == b'\r');
     let first = *text[..len].first()?;
     if first.is_ascii_whitespace() || first == b'#' {
         return None;
