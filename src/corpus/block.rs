@@ -4,8 +4,9 @@
 //! is read as the walk reads it.
 //!
 //! The pipelines of `count`, `solve` and `compare` cut their input this way, so that the
-//! thread that reads and writes in input order does about 60 instructions a line (a `memchr`
-//! and a copy) and the workers parse, search and format.
+//! thread that reads and writes in input order does little a line (plain lines: a `memchr2`
+//! and a share of one copy, [`Block::push_plain_lines`]) and the workers parse, search and
+//! format.
 
 use std::ops::Range;
 
