@@ -67,7 +67,11 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
         .order
         .apply(args.budget.limits())
         .with_max_solutions(limit);
-    let plan = Plan::new(&[strategy], &limits);
+    let plan = Plan {
+        // Without --stats no time is shown, so none is measured.
+        untimed: !args.stats,
+        ..Plan::new(&[strategy], &limits)
+    };
     let mut out = Out::new();
     let status = walk_in_parallel(
         &args.input,
@@ -186,6 +190,7 @@ fn count_one(
         );
     }
     text.push('\n');
+    scratch.recycle(checked.runs);
     Said { notes, status }
 }
 

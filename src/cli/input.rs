@@ -217,6 +217,9 @@ pub(crate) fn walk_in_parallel(
         // whether it is taken, and a line that does not parse has none.
         let defer = shard.is_none();
         while block.len() < batch_size {
+            if defer && block.push_plain_lines(&mut walk, batch_size - block.len()) > 0 {
+                continue;
+            }
             let Some(place) = block.push_next(&mut walk, defer) else {
                 break;
             };

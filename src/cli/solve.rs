@@ -7,9 +7,11 @@ use serde_json::json;
 
 use std::fmt::Write as _;
 
+use sudolab::check::Run;
 use sudolab::corpus::{Record, grid_to_json};
 use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::{Grid, find_conflict, push_line, to_grid_text, validate};
+use sudolab::strategy::Strategy;
 
 use super::input::{Placed, Said, key, place, walk_in_parallel};
 use super::output::{GridOutput, GridWriter, Out};
@@ -45,7 +47,11 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     args.budget.check(strategy)?;
     args.order.check(strategy, 1)?;
     let limits = args.order.apply(args.budget.limits()).with_max_solutions(1);
-    let plan = Plan::new(&[strategy], &limits);
+    let plan = Plan {
+        // Without --stats no time is shown, so none is measured.
+        untimed: !args.stats,
+        ..Plan::new(&[strategy], &limits)
+    };
     let mut out = Out::new();
     let mut answers = Answers {
         form: args.output,
@@ -100,20 +106,8 @@ fn solve_one(
     text: &mut String,
 ) -> Said {
     let strategy = plan.entries[0].strategy;
-    // Formatted only for a note: most puzzles have none.
-    let place = || place(source, record);
-    let mut notes = Vec::new();
-    let mut missing = |text: &mut String, word: Missing, why: &str| {
-        notes.push(format!("sudolab: {}: {why}", place()));
-        push_missing(text, args.output, word, source, Some(record.line), why);
-        let status = match word {
-            Missing::Error => Status::Error,
-            Missing::None | Missing::Unknown => Status::Negative,
-        };
-        Said {
-            notes: std::mem::take(&mut notes),
-            status,
-        }
+    let missing = |text: &mut String, word: Missing, why: &str| {
+        say_missing(args.output, (source, record), text, word, why)
     };
     if let Err(reason) = strategy.accepts(&record.puzzle) {
         let why = format!("{} cannot solve this puzzle: {reason}", strategy.name());
@@ -129,7 +123,44 @@ fn solve_one(
         record.count,
         scratch,
     );
-    let outcome = &checked.runs[0];
+    let said = answer(args, strategy, (source, record), &checked.runs[0], text);
+    scratch.recycle(checked.runs);
+    said
+}
+
+/// Writes `word` in place of a solution, and the note that says `why`.
+fn say_missing(
+    output: GridOutput,
+    (source, record): (&str, &Record),
+    text: &mut String,
+    word: Missing,
+    why: &str,
+) -> Said {
+    push_missing(text, output, word, source, Some(record.line), why);
+    let status = match word {
+        Missing::Error => Status::Error,
+        Missing::None | Missing::Unknown => Status::Negative,
+    };
+    Said {
+        notes: vec![format!("sudolab: {}: {why}", place(source, record))],
+        status,
+    }
+}
+
+/// Appends the answer of one certified run (its solution, or the word in its place) to
+/// `text`.
+fn answer(
+    args: &SolveArgs,
+    strategy: &dyn Strategy,
+    (source, record): (&str, &Record),
+    outcome: &Run,
+    text: &mut String,
+) -> Said {
+    // Formatted only for a note: most puzzles have none.
+    let place = || place(source, record);
+    let missing = |text: &mut String, word: Missing, why: &str| {
+        say_missing(args.output, (source, record), text, word, why)
+    };
     let elapsed = outcome.best;
     if let Some(invalid) = &outcome.invalid {
         let why = format!("the engine returned an invalid solution: {invalid}");
@@ -228,6 +259,10 @@ impl Answers {
             GridOutput::Json => ",\n",
         };
         self.written += 1;
+        // Nothing between two lines of the line form: no call per puzzle to write nothing.
+        if separator.is_empty() {
+            return Ok(());
+        }
         out.write_str(separator)
     }
 

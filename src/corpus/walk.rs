@@ -201,6 +201,27 @@ impl Walk {
         self.step(Some(bytes))
     }
 
+    /// Up to `max` plain lines of the current source ([`Reader::next_plain_lines`]), each
+    /// passed to `found` with its source's index and its bytes' range in `bytes`. Returns how
+    /// many; 0 when the next place needs [`Walk::next_deferred`] (a new source, the end of
+    /// one, any other line or form).
+    pub fn next_plain_lines(
+        &mut self,
+        bytes: &mut Vec<u8>,
+        max: usize,
+        mut found: impl FnMut(usize, LineAt, std::ops::Range<usize>),
+    ) -> usize {
+        let Some(open) = &mut self.current else {
+            return 0;
+        };
+        let index = open.index;
+        let taken = open
+            .reader
+            .next_plain_lines(bytes, max, |at, range| found(index, at, range));
+        open.seen_any |= taken > 0;
+        taken
+    }
+
     fn step(&mut self, mut defer: Option<&mut Vec<u8>>) -> Option<Walked> {
         loop {
             if let Some(open) = &mut self.current {

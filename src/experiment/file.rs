@@ -286,6 +286,7 @@ impl Experiment {
                 .max(1),
             selection: selection(&spec.select).map_err(rule)?,
             cancel: None,
+            untimed: false,
         };
         let name = spec.name.clone().unwrap_or_else(|| {
             path.file_stem()

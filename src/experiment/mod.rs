@@ -66,6 +66,7 @@ use crate::strategy::{Limits, Stop, Strategy, Verdict};
 
 pub use file::{Experiment, ExperimentError};
 pub use input::{InputProblem, Items, Sides, attach, count_selected};
+use measure::{Clock, measure_into};
 pub use measure::{Repeats, Scratch, measure, measure_all, timer_overhead};
 pub use side::{SideError, SideFile, SideKind};
 pub use walk::{Input, run_walk};
@@ -341,6 +342,9 @@ pub struct Plan {
     pub selection: Selection,
     /// Set to stop the run (Ctrl-C): searches stop, and [`run`] ends after the batch.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// No clock read around the searches, for callers that show no time (`count` and `solve`
+    /// without `--stats`): every run's `best` and `median` are zero.
+    pub untimed: bool,
 }
 
 impl Plan {
@@ -359,6 +363,7 @@ impl Plan {
             jobs: 1,
             selection: Selection::All,
             cancel: None,
+            untimed: false,
         }
     }
 
@@ -375,6 +380,10 @@ impl Plan {
             Some(flag) => entry.limits.clone().with_cancel(Arc::clone(flag)),
             None => entry.limits.clone(),
         }
+    }
+
+    fn clock(&self) -> Clock {
+        if self.untimed { Clock::Off } else { Clock::On }
     }
 
     fn cancelled(&self) -> bool {
@@ -528,18 +537,26 @@ pub fn check_puzzle(
 
 /// Every entry of `plan` on `puzzle`, measured and certified.
 fn run_plan(plan: &Plan, puzzle: &Grid, scratch: &mut Scratch) -> Vec<Run> {
-    plan.entries
-        .iter()
-        .map(|entry| {
-            measure(
-                entry.strategy,
-                puzzle,
-                &plan.limits(entry),
-                plan.repeats,
-                scratch,
-            )
-        })
-        .collect()
+    let mut runs = scratch.take_runs();
+    for entry in &plan.entries {
+        // The entry's own limits unless a cancel flag must join them (no clone per puzzle).
+        let with_cancel;
+        let limits = if plan.cancel.is_some() {
+            with_cancel = plan.limits(entry);
+            &with_cancel
+        } else {
+            &entry.limits
+        };
+        measure_into(
+            entry.strategy,
+            &[puzzle],
+            limits,
+            (plan.repeats, plan.clock()),
+            scratch,
+            &mut runs,
+        );
+    }
+    runs
 }
 
 fn finish(item: Item, runs: Vec<Run>) -> Checked {
@@ -834,8 +851,15 @@ fn run_batch<T: Send>(
                     puzzles
                         .par_chunks(CHUNK)
                         .map_init(Scratch::default, |scratch, chunk| {
-                            let runs =
-                                measure_all(entry.strategy, chunk, &limits, plan.repeats, scratch);
+                            let mut runs = Vec::with_capacity(chunk.len());
+                            measure_into(
+                                entry.strategy,
+                                chunk,
+                                &limits,
+                                (plan.repeats, plan.clock()),
+                                scratch,
+                                &mut runs,
+                            );
                             progress(chunk.len() as u64);
                             runs
                         })

@@ -134,7 +134,11 @@ pub fn run_walk<T: Send, E>(
             if plan.cancelled() {
                 return None;
             }
-            read_all = block.push_next(&mut walk, true).is_none();
+            // Plain lines in one loop (at most a batch between two looks at the cancel flag).
+            let room = places_per_block - block.len();
+            if block.push_plain_lines(&mut walk, room.min(BATCH_PER_JOB)) == 0 {
+                read_all = block.push_next(&mut walk, true).is_none();
+            }
         }
         Some(block)
     };

@@ -24,4 +24,4 @@ pub use rules::{
 };
 pub use shape::{House, MAX_BOX_DIM, MAX_SIDE, Shape, ShapeError, cell_name};
 pub use transform::{relabel, swap_bands, swap_rows_in_band, transpose};
-pub use validate::{Conflict, ConflictRule, Invalid, find_conflict, validate};
+pub use validate::{Conflict, ConflictRule, Invalid, find_conflict, solves, validate};

@@ -261,19 +261,25 @@ fn is_solution_by_layout(puzzle: &Grid, answer: &Grid) -> bool {
 /// box triples give its row and its boxes; columns are nine rows OR-ed lane by lane), about
 /// 400 instructions instead of 1,100.
 fn is_classic_solution(puzzle: &[u8], answer: &[u8]) -> bool {
-    const FULL: u16 = 0x1FF;
+    const FULL: u16 = 0x3FE;
     let (Ok(puzzle), Ok(answer)) = (<&[u8; 81]>::try_from(puzzle), <&[u8; 81]>::try_from(answer))
     else {
         return false;
     };
+    // An empty cell or a value above 9 (the answer need not be a grid yet: `solves`), or a
+    // given changed.
     let wrong = puzzle
         .iter()
         .zip(answer)
         .fold(0u8, |wrong, (&given, &found)| {
-            wrong | u8::from(found == 0) | (u8::from(given != 0) & u8::from(given != found))
+            wrong
+                | u8::from(found.wrapping_sub(1) > 8)
+                | (u8::from(given != 0) & u8::from(given != found))
         });
-    // An empty cell's bit is bit 15, which no full house has.
-    let bits: [u16; 81] = std::array::from_fn(|cell| 1u16 << (answer[cell].wrapping_sub(1) & 15));
+    // Digit `d` is bit `d` (one shift, where `d - 1` cost two instructions more a cell): an
+    // empty cell's bit 0 is in no full house, and values above 9, which may fold onto digits
+    // here, are in `wrong`.
+    let bits: [u16; 81] = std::array::from_fn(|cell| 1u16 << (answer[cell] & 15));
     let mut cols = [0u16; 9];
     let mut houses_full = true;
     for band in bits.chunks_exact(27) {
@@ -296,6 +302,16 @@ fn is_classic_solution(puzzle: &[u8], answer: &[u8]) -> bool {
     }
     houses_full &= cols.iter().all(|&digits| digits == FULL);
     wrong == 0 && houses_full
+}
+
+/// Whether `answer`, the row-major cells of an answer to `puzzle` (any values, not yet a
+/// [`Grid`]), solves it: [`validate`]'s common case, answered without making a grid of the
+/// cells. Only plain 9x9 puzzles are answered here; `false` means "ask [`validate`]", which
+/// names what is wrong, or certifies the other shapes and the variants.
+pub fn solves(puzzle: &Grid, answer: &[u8]) -> bool {
+    puzzle.shape() == Shape::CLASSIC
+        && puzzle.rules().is_none()
+        && is_classic_solution(puzzle.cells(), answer)
 }
 
 /// Whether no digit repeats in any house, in one pass over the cells (no allocation).
@@ -445,6 +461,14 @@ mod tests {
             );
         }
         assert!(is_classic_solution(puzzle.cells(), &solution));
+        assert!(solves(&puzzle, &solution));
+        // Cells that are no grid: a digit and the digit plus 16 share a bit modulo 16, so
+        // only the range check tells them apart (cells 0 and 40 are blanks of the puzzle).
+        for (cell, value) in [(0, solution[0] + 16), (40, solution[40] + 16), (80, 255)] {
+            let mut raw = solution.clone();
+            raw[cell] = value;
+            assert!(!solves(&puzzle, &raw), "{value} at {cell}");
+        }
     }
 
     #[test]

@@ -87,11 +87,20 @@ impl fmt::Display for Counter {
 /// The counters one search (or many, summed) reported.
 ///
 /// A fixed array indexed by counter, not a map: every search returns one, and building it must
-/// not allocate (a map cost `fast` a tenth of its time on an easy 9x9 puzzle). In JSON it is a
-/// map from counter name to value, in report order, as before.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// not allocate (a map cost `fast` a tenth of its time on an easy 9x9 puzzle). The values and a
+/// bit per counter present rather than an `Option` each: 112 bytes instead of 208, moved with
+/// every run from the search to its report. In JSON it is a map from counter name to value, in
+/// report order, as before.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "BTreeMap<Counter, u64>", into = "BTreeMap<Counter, u64>")]
-pub struct Stats([Option<u64>; Counter::ALL.len()]);
+pub struct Stats {
+    /// Each counter's value; zero when absent.
+    values: [u64; Counter::ALL.len()],
+    /// Bit `counter as usize` for each counter present.
+    present: u16,
+}
+
+const _: () = assert!(Counter::ALL.len() <= 16, "one bit of `present` per counter");
 
 impl Stats {
     /// No counters.
@@ -101,25 +110,34 @@ impl Stats {
 
     /// Records a counter, replacing any earlier value.
     pub fn set(&mut self, counter: Counter, value: u64) {
-        self.0[counter as usize] = Some(value);
+        self.values[counter as usize] = value;
+        self.present |= 1 << counter as usize;
     }
 
     /// A counter's value, `None` when the engine does not observe it.
     pub fn get(&self, counter: Counter) -> Option<u64> {
-        self.0[counter as usize]
+        (self.present & (1 << counter as usize) != 0).then(|| self.values[counter as usize])
     }
 
     /// The counters present, in report order.
     pub fn iter(&self) -> impl Iterator<Item = (Counter, u64)> + '_ {
         Counter::ALL
             .iter()
-            .zip(&self.0)
-            .filter_map(|(&counter, &value)| Some((counter, value?)))
+            .filter_map(|&counter| Some((counter, self.get(counter)?)))
     }
 
     /// Whether no counter is present.
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(Option::is_none)
+        self.present == 0
+    }
+}
+
+impl fmt::Debug for Stats {
+    /// As the array of options it was: `Stats([Some(3), None, ...])`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let values: [Option<u64>; Counter::ALL.len()] =
+            Counter::ALL.map(|counter| self.get(counter));
+        f.debug_tuple("Stats").field(&values).finish()
     }
 }
 
@@ -143,7 +161,8 @@ impl AddAssign<&Stats> for Stats {
     /// Sums counter by counter; a counter present on either side is present in the sum.
     fn add_assign(&mut self, other: &Stats) {
         for (counter, value) in other.iter() {
-            *self.0[counter as usize].get_or_insert(0) += value;
+            let sum = self.get(counter).unwrap_or(0) + value;
+            self.set(counter, sum);
         }
     }
 }
