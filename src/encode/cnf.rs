@@ -317,7 +317,7 @@ impl Cnf {
     }
 
     /// The formula after unit propagation at level 0 (see [`Propagated`]).
-    pub fn propagate_units(&self) -> Propagated {
+    pub fn propagate_units(&self) -> Propagated<'_> {
         Propagated::run(self.vars.len(), &self.literals)
     }
 

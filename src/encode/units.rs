@@ -8,9 +8,11 @@
 //! of the input is one of those; a conflict means the input has no model. Generic over the
 //! formula: it knows nothing of Sudoku, so it serves every encoding and every variant's clauses.
 
+use std::borrow::Cow;
+
 /// The result of propagating a formula's unit clauses to the fixpoint.
 #[derive(Clone, Debug, Default)]
-pub struct Propagated {
+pub struct Propagated<'a> {
     /// `value[v]` for DIMACS variable `v` (index 0 unused): 1 true, -1 false, 0 free.
     value: Vec<i8>,
     /// `compact[v]`: the variable's number in the clauses left, 0 when it is fixed.
@@ -18,7 +20,7 @@ pub struct Propagated {
     /// `original[k - 1]`: the DIMACS variable of number `k` in the clauses left.
     original: Vec<u32>,
     /// The clauses left in the compact numbering, each ended by a 0.
-    literals: Vec<i32>,
+    literals: Cow<'a, [i32]>,
     clause_count: usize,
     conflict: bool,
 }
@@ -116,10 +118,10 @@ impl Occurrences {
     }
 }
 
-impl Propagated {
+impl<'a> Propagated<'a> {
     /// Propagates the units of the formula over `var_count` variables whose clauses are
     /// `literals` (DIMACS literals, each clause ended by a 0).
-    pub fn run(var_count: usize, literals: &[i32]) -> Propagated {
+    pub fn run(var_count: usize, literals: &'a [i32]) -> Propagated<'a> {
         let mut result = Propagated {
             value: vec![0; var_count + 1],
             ..Propagated::default()
@@ -218,6 +220,8 @@ impl Propagated {
                     i32::try_from(self.original.len()).expect("DIMACS variables fit in an i32");
             }
         }
+        let mut kept = Vec::new();
+        let mut clause_count = 0;
         for (clause, &count) in open.iter().enumerate() {
             if count == SATISFIED {
                 continue;
@@ -227,20 +231,22 @@ impl Propagated {
             for &lit in occurrences.clause(literals, clause as u32) {
                 let var = lit.unsigned_abs() as usize;
                 if self.value[var] == 0 {
-                    self.literals.push(lit.signum() * self.compact[var]);
+                    kept.push(lit.signum() * self.compact[var]);
                 }
             }
-            self.literals.push(0);
-            self.clause_count += 1;
+            kept.push(0);
+            clause_count += 1;
         }
+        self.literals = Cow::Owned(kept);
+        self.clause_count = clause_count;
     }
 
     /// No unit to propagate: every variable is free and every clause is kept as it is.
-    fn keep_all(&mut self, var_count: usize, literals: &[i32], clause_count: usize) {
+    fn keep_all(&mut self, var_count: usize, literals: &'a [i32], clause_count: usize) {
         self.compact =
             (0..=i32::try_from(var_count).expect("DIMACS variables fit in an i32")).collect();
         self.original = (1..=var_count as u32).collect();
-        self.literals = literals.to_vec();
+        self.literals = Cow::Borrowed(literals);
         self.clause_count = clause_count;
     }
 
