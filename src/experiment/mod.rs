@@ -695,12 +695,15 @@ pub fn run_tallied<T: Send, E>(
         let (results_out, from_runner) = mpsc::sync_channel::<Vec<(bool, T)>>(1);
         let pool = &pool;
         threads.spawn(move || {
+            // Nothing after a cancelled search is handed on: the batches sent meanwhile are
+            // dropped unrun, and so never tallied.
+            let mut ended = false;
             for batch in batches_in {
-                let done = pool.install(|| {
-                    let mut done = run_batch(plan, batch, progress, map);
-                    tally_handed_on(&mut done, jobs, tally);
-                    done
-                });
+                if ended {
+                    continue;
+                }
+                let done = pool.install(|| run_batch(plan, batch, progress, map, tally));
+                ended = done.iter().any(|(cancelled, _)| *cancelled);
                 if results_out.send(done).is_err() {
                     break;
                 }
@@ -743,7 +746,8 @@ pub fn parts(plan: &Plan) -> usize {
 }
 
 /// Tallies, in `parts` parts on the current pool, the results of a batch up to its first
-/// cancelled one (those that will be handed on).
+/// cancelled one (those that will be handed on): [`run_batch`]'s pass when the cancel flag
+/// was raised during the batch.
 fn tally_handed_on<T: Send>(
     done: &mut [(bool, T)],
     parts: usize,
@@ -824,68 +828,95 @@ impl<I: Iterator<Item = Item>> Batches<I> {
 }
 
 /// One batch, in the plan's order, on the current pool; each puzzle's `map`ped result in the
-/// batch's order, with whether its searches were cancelled.
+/// batch's order, with whether its searches were cancelled, and every result that will be
+/// handed on tallied ([`run_tallied`]).
+///
+/// In engine order the tally is made as each result is mapped, on its worker, into that
+/// worker's part: one wait for the slowest job fewer per batch. That is exact only when every
+/// result of the batch is handed on, that is when no search was cancelled, which the searches'
+/// chunks record as they end. Otherwise (and in puzzle order) the results are tallied
+/// afterwards up to the first cancelled one ([`tally_handed_on`]).
 fn run_batch<T: Send>(
     plan: &Plan,
     batch: Vec<Item>,
     progress: &(dyn Fn(u64) + Sync),
     map: &(impl Fn(Checked) -> T + Sync),
+    tally: &(impl Fn(usize, &mut T) + Sync),
 ) -> Vec<(bool, T)> {
-    let finished = |checked: Checked| (checked.cancelled(), map(checked));
-    match plan.order {
-        Order::Puzzle => batch
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, item| {
-                let checked = check(plan, item, scratch);
-                progress(plan.entries.len() as u64);
-                finished(checked)
-            })
-            .collect(),
+    let parts = parts(plan);
+    let finished = |checked: Checked, tallied: bool| {
+        let cancelled = checked.cancelled();
+        let mut mapped = map(checked);
+        if tallied {
+            // Worker threads are numbered from 0 in a pool of `parts` threads.
+            let part = rayon::current_thread_index().unwrap_or(0) % parts;
+            tally(part, &mut mapped);
+        }
+        (cancelled, mapped)
+    };
+    let (mut done, tallied): (Vec<(bool, T)>, bool) = match plan.order {
+        // Searches and mapping share one pass: a puzzle mapped early may come after one whose
+        // search is cancelled later, so the tally waits for the whole batch.
+        Order::Puzzle => (
+            batch
+                .into_par_iter()
+                .map_init(Scratch::default, |scratch, item| {
+                    let checked = check(plan, item, scratch);
+                    progress(plan.entries.len() as u64);
+                    finished(checked, false)
+                })
+                .collect(),
+            false,
+        ),
         Order::Engine => {
             let puzzles: Vec<&Grid> = batch.iter().map(|item| &item.puzzle).collect();
-            let per_entry: Vec<Vec<Run>> = plan
-                .entries
-                .iter()
-                .map(|entry| {
-                    let limits = plan.limits(entry);
-                    puzzles
-                        .par_chunks(CHUNK)
-                        .map_init(Scratch::default, |scratch, chunk| {
-                            let mut runs = Vec::with_capacity(chunk.len());
+            // Each puzzle's runs, filled in place entry after entry by the chunk that measured
+            // them: no pass on one thread moves the runs into their puzzles' vectors.
+            let mut per_item: Vec<Vec<Run>> = Vec::new();
+            per_item.resize_with(batch.len(), Vec::new);
+            let any_cancelled = AtomicBool::new(false);
+            for entry in &plan.entries {
+                let limits = plan.limits(entry);
+                per_item
+                    .par_chunks_mut(CHUNK)
+                    .zip(puzzles.par_chunks(CHUNK))
+                    .for_each_init(
+                        || (Scratch::default(), Vec::with_capacity(CHUNK)),
+                        |(scratch, runs), (item_runs, chunk)| {
                             measure_into(
                                 entry.strategy,
                                 chunk,
                                 &limits,
                                 (plan.repeats, plan.clock()),
                                 scratch,
-                                &mut runs,
+                                runs,
                             );
+                            if runs.iter().any(|run| run.stopped == Some(Stop::Cancelled)) {
+                                any_cancelled.store(true, Ordering::Relaxed);
+                            }
+                            for (item_runs, run) in item_runs.iter_mut().zip(runs.drain(..)) {
+                                item_runs.reserve_exact(plan.entries.len());
+                                item_runs.push(run);
+                            }
                             progress(chunk.len() as u64);
-                            runs
-                        })
-                        .flatten_iter()
-                        .collect()
-                })
-                .collect();
-            // The runs regrouped per puzzle (moves only), then cross-checked and mapped in
-            // parallel.
-            let mut per_entry: Vec<std::vec::IntoIter<Run>> =
-                per_entry.into_iter().map(Vec::into_iter).collect();
-            let per_item: Vec<Vec<Run>> = (0..batch.len())
-                .map(|_| {
-                    per_entry
-                        .iter_mut()
-                        .map(|runs| runs.next().expect("one run per item and entry"))
-                        .collect()
-                })
-                .collect();
-            batch
+                        },
+                    );
+            }
+            // Every search of the batch has ended: if none was cancelled, every result is
+            // handed on.
+            let tallied = !any_cancelled.into_inner();
+            let done = batch
                 .into_par_iter()
                 .zip(per_item)
-                .map(|(item, runs)| finished(finish(item, runs)))
-                .collect()
+                .map(|(item, runs)| finished(finish(item, runs), tallied))
+                .collect();
+            (done, tallied)
         }
+    };
+    if !tallied {
+        tally_handed_on(&mut done, parts, tally);
     }
+    done
 }
 
 #[cfg(test)]
@@ -1100,6 +1131,82 @@ mod tests {
                 }
             );
         }
+    }
+
+    #[test]
+    fn the_tally_counts_exactly_the_results_handed_on() {
+        // Without a cancelled puzzle every result is tallied once (as it is mapped, in engine
+        // order); with puzzle 300 cancelled, exactly the 300 before it, in every order, with
+        // any jobs, through both pipelines, though later puzzles finished too and later
+        // batches were already sent to the pool.
+        let dir = std::env::temp_dir().join(format!("sudolab-tally-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for cancelled in [None, Some(300)] {
+            let lines: Vec<&str> = (0..2_000)
+                .map(|ordinal| {
+                    if Some(ordinal) == cancelled {
+                        "4..3.....1....2."
+                    } else {
+                        ".2..1...3..1...."
+                    }
+                })
+                .collect();
+            let path = dir.join("puzzles.txt");
+            std::fs::write(&path, lines.join("\n")).unwrap();
+            for (order, jobs) in [(Order::Engine, 1), (Order::Engine, 2), (Order::Puzzle, 2)] {
+                let strategies: [&'static dyn Strategy; 1] = [&CANCELLED_ON_SOME];
+                let plan = Plan {
+                    order,
+                    jobs,
+                    ..Plan::new(&strategies, &Limits::solutions(2))
+                };
+                for walked in [false, true] {
+                    let parts: Vec<std::sync::Mutex<Vec<u64>>> = (0..parts(&plan))
+                        .map(|_| std::sync::Mutex::default())
+                        .collect();
+                    let mut handed_on = Vec::new();
+                    let map = |checked: Checked| checked.item.ordinal;
+                    let tally = |part: usize, ordinal: &mut u64| {
+                        parts[part].lock().unwrap().push(*ordinal);
+                    };
+                    let on_done = |ordinal| {
+                        handed_on.push(ordinal);
+                        Ok::<(), ()>(())
+                    };
+                    if walked {
+                        let input = Input {
+                            walk: crate::corpus::Walk::new(vec![crate::corpus::Source {
+                                path: path.clone(),
+                                format: crate::corpus::Format::Auto,
+                                shape: None,
+                                variant: None,
+                            }]),
+                            sides: Vec::new(),
+                            whole: Sides::default(),
+                        };
+                        run_walk(&plan, input, |_| {}, &|_| {}, map, tally, on_done)
+                    } else {
+                        let items = lines
+                            .iter()
+                            .enumerate()
+                            .map(|(ordinal, line)| item(ordinal as u64, line));
+                        run_tallied(&plan, items, &|_| {}, map, tally, on_done)
+                    }
+                    .unwrap()
+                    .unwrap();
+                    let mut tallied: Vec<u64> = parts
+                        .into_iter()
+                        .flat_map(|part| part.into_inner().unwrap())
+                        .collect();
+                    tallied.sort_unstable();
+                    let expected: Vec<u64> = (0..cancelled.unwrap_or(2_000)).collect();
+                    let case = format!("{order} order, {jobs} jobs, walked: {walked}");
+                    assert_eq!(handed_on, expected, "{case}");
+                    assert_eq!(tallied, expected, "{case}");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

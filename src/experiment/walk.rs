@@ -20,7 +20,7 @@ use super::input::{InputProblem, Items, Sides, attach};
 use super::side::SideError;
 use super::{
     BATCH_PER_JOB, Checked, Ended, Item, MAX_JOBS, Plan, PoolError, Selection, run_batch,
-    run_tallied, tally_handed_on,
+    run_tallied,
 };
 
 /// What [`run_walk`] reads: a walk, the side files of each of its sources (line `i` for the
@@ -152,7 +152,13 @@ pub fn run_walk<T: Send, E>(
         let (results_out, from_runner) = mpsc::sync_channel::<Ran<T>>(1);
         let pool = &pool;
         threads.spawn(move || {
+            // Nothing after a cancelled search or a side file's error is handed on: the blocks
+            // sent meanwhile are dropped unrun, and so never tallied.
+            let mut ended = false;
             for mut block in blocks_in {
+                if ended {
+                    continue;
+                }
                 let places = block.take_places();
                 // One hand-over to the pool per block: the numbering runs on the worker that
                 // runs this closure (a few instructions an item; with two `install`s around it,
@@ -160,10 +166,11 @@ pub fn run_walk<T: Send, E>(
                 let (slots, done) = pool.install(|| {
                     let parsed = parse(&block, places, names);
                     let (slots, items) = number(plan, &mut numbering, parsed);
-                    let mut done = run_batch(plan, items, progress, map);
-                    tally_handed_on(&mut done, jobs, tally);
+                    let done = run_batch(plan, items, progress, map, tally);
                     (slots, done)
                 });
+                ended = done.iter().any(|(cancelled, _)| *cancelled)
+                    || slots.iter().any(|slot| matches!(slot, Slot::Fatal(_)));
                 if results_out.send(Ran { block, slots, done }).is_err() {
                     break;
                 }
