@@ -68,6 +68,13 @@ impl Block {
         self.places.clear();
     }
 
+    /// Makes room for `places` more places: a block whose places were taken
+    /// ([`Block::take_places`]) would otherwise grow its new list by doubling, copying it
+    /// about as many times as it doubles, on the thread that cuts the input.
+    pub fn reserve(&mut self, places: usize) {
+        self.places.reserve(places);
+    }
+
     /// The places, in input order.
     pub fn places(&self) -> &[Place] {
         &self.places

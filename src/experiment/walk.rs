@@ -130,6 +130,7 @@ pub fn run_walk<T: Send, E>(
     // A block of the input, or `None` when the cancel flag stopped the reading.
     let mut read_block = |mut block: Block, places_per_block: usize| -> Option<Block> {
         block.clear();
+        block.reserve(places_per_block);
         while !read_all && block.len() < places_per_block {
             if plan.cancelled() {
                 return None;
