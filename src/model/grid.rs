@@ -166,7 +166,18 @@ impl Grid {
 
     /// How many cells hold a digit.
     pub fn clue_count(&self) -> usize {
-        self.cells.iter().filter(|&&value| value != 0).count()
+        // Summed in byte lanes (chunks of at most 255 cells cannot overflow one), which the
+        // compiler vectorizes 16 cells a step: every report row counts its puzzle's givens,
+        // and a filtered count cost 3 instructions a cell.
+        self.cells
+            .chunks(255)
+            .map(|chunk| {
+                let givens = chunk
+                    .iter()
+                    .fold(0u8, |givens, &value| givens + u8::from(value != 0));
+                usize::from(givens)
+            })
+            .sum()
     }
 
     /// Whether every cell holds a digit.
