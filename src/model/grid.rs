@@ -185,3 +185,19 @@ impl Grid {
         self.cells.iter().all(|&value| value != 0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn givens_are_counted_past_a_byte_lane() {
+        // 25x25: 625 cells, counted in chunks of 255; every third cell given.
+        let shape = Shape::for_side(25).unwrap();
+        let cells: Vec<u8> = (0..625).map(|i| u8::from(i % 3 == 0)).collect();
+        assert_eq!(Grid::from_cells(shape, cells).unwrap().clue_count(), 209);
+        let full = vec![25; 625];
+        assert_eq!(Grid::from_cells(shape, full).unwrap().clue_count(), 625);
+        assert_eq!(Grid::empty(shape).clue_count(), 0);
+    }
+}
