@@ -423,6 +423,11 @@ fn parse_plain(block: &Block, places: &[Place], names: &[String]) -> Option<Vec<
             }
             Place::Puzzle { .. } | Place::Problem { .. } => None,
         })
+        .collect::<Vec<Option<Item>>>()
+        // Collected by index first: into an `Option<Vec>`, rayon gathers the items in linked
+        // pieces and joins them on one thread (0.5 to 1 ms of a two-job block of 4,096 places,
+        // where `parse` and `number` took 0.4); this pass moves them within their buffer.
+        .into_iter()
         .collect()
 }
 
