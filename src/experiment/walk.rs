@@ -197,35 +197,37 @@ pub fn run_walk<T: Send, E>(
             }
         });
         let mut cancelled = false;
-        let mut in_flight = false;
-        match read_block(Block::default(), sizing.places()) {
-            Some(first) if !first.is_empty() => {
-                to_runner.send(first).expect("the runner waits for blocks");
-                in_flight = true;
+        // Up to two blocks with the runner, so that it finds the next one waiting when it
+        // hands one back: with one, each block began only after three wake-ups in a row (this
+        // thread by the result, the runner by the next block, a worker by the runner), about
+        // 0.15 ms between two-job blocks of 4,096 `fast` searches (5 ms).
+        let mut in_flight = 0;
+        let mut exhausted = false;
+        let mut spares: Vec<Block> = Vec::new();
+        loop {
+            while in_flight < 2 && !exhausted {
+                match read_block(spares.pop().unwrap_or_default(), sizing.places()) {
+                    Some(block) if !block.is_empty() => {
+                        to_runner.send(block).expect("the runner waits for blocks");
+                        in_flight += 1;
+                    }
+                    Some(_) => exhausted = true,
+                    None => (cancelled, exhausted) = (true, true),
+                }
             }
-            Some(_) => {}
-            None => cancelled = true,
-        }
-        let mut spare = Block::default();
-        while in_flight {
-            let next = if cancelled {
-                None
-            } else {
-                read_block(std::mem::take(&mut spare), sizing.places())
-            };
-            cancelled |= next.is_none();
-            let ran = from_runner.recv().expect("the runner answers every block");
+            if in_flight == 0 {
+                break;
+            }
+            let Ran { block, slots, done } =
+                from_runner.recv().expect("the runner answers every block");
+            in_flight -= 1;
             sizing.block_done();
-            in_flight = false;
-            if let Some(next) = next.filter(|next| !next.is_empty()) {
-                to_runner.send(next).expect("the runner waits for blocks");
-                in_flight = true;
+            spares.push(block);
+            // After a cancelled search or a side file's error, the runner drops the block it
+            // was sent after this one, unrun.
+            if !hand_on(slots, done, &mut ended, &mut on_problem, &mut on_done)? {
+                break;
             }
-            let Ran { block, slots, done } = ran;
-            spare = block;
-            // After a cancelled search or a side file's error, the runner ends after its
-            // block (its result is dropped with the channel).
-            in_flight &= hand_on(slots, done, &mut ended, &mut on_problem, &mut on_done)?;
         }
         if cancelled || plan.cancelled() {
             ended.interrupted = true;
