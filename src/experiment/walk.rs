@@ -5,8 +5,10 @@
 //! Each block goes through three steps in one hand-over to the pool: its lines are parsed in
 //! parallel (each becomes an [`Item`] with its `FILE:LINE` key); the items are numbered, given
 //! their side files' claims and selected by the shard, in input order, by one worker (a few
-//! instructions an item); the selected ones are run as [`run_tallied`] runs a batch, mapped and
-//! tallied there. A sample needs every item on one thread (reservoir sampling), so
+//! instructions an item; with no side file and no shard, a block of plain lines that all parse
+//! is only counted); the selected ones are run as [`run_tallied`] runs a batch, mapped and
+//! tallied there. The calling thread keeps two blocks with the runner, so that the next one is
+//! waiting when a block ends. A sample needs every item on one thread (reservoir sampling), so
 //! a sampled run reads through [`Items`] and [`run_tallied`] instead.
 
 use std::sync::mpsc;
