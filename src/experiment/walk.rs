@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 use crate::corpus::{Block, Place, Source, Walk, key};
-use crate::model::parse_line_record;
+use crate::model::{LineRecord, parse_line_record};
 
 use super::input::{InputProblem, Items, Sides, attach};
 use super::side::SideError;
@@ -361,16 +361,7 @@ fn parse(block: &Block, places: Vec<Place>, names: &[String]) -> Vec<Parsed> {
         .map(|place| match place {
             Place::Line { source, at, bytes } => {
                 match parse_line_record(block.line(&bytes), at.shape, at.line) {
-                    Ok(record) => Parsed::Item(
-                        source,
-                        Item {
-                            ordinal: 0,
-                            source: key(&names[source], at.line),
-                            puzzle: record.puzzle,
-                            solution: record.solution,
-                            count: record.count,
-                        },
-                    ),
+                    Ok(record) => Parsed::Item(source, line_item(&names[source], at.line, record)),
                     Err(err) => Parsed::Problem(format!("{}: {err}", names[source])),
                 }
             }
@@ -387,6 +378,18 @@ fn parse(block: &Block, places: Vec<Place>, names: &[String]) -> Vec<Parsed> {
             Place::Problem { message, .. } => Parsed::Problem(message),
         })
         .collect()
+}
+
+/// The item of a line parsed from the source named `name` (its ordinal not yet given), keyed
+/// `NAME:LINE`, with the line's own claims.
+fn line_item(name: &str, line: usize, record: LineRecord) -> Item {
+    Item {
+        ordinal: 0,
+        source: key(name, line),
+        puzzle: record.puzzle,
+        solution: record.solution,
+        count: record.count,
+    }
 }
 
 /// A block's places as items to run, numbered, with what became of each place: through
@@ -417,13 +420,7 @@ fn parse_plain(block: &Block, places: &[Place], names: &[String]) -> Option<Vec<
         .map(|place| match place {
             Place::Line { source, at, bytes } => {
                 let record = parse_line_record(block.line(bytes), at.shape, at.line).ok()?;
-                Some(Item {
-                    ordinal: 0,
-                    source: key(&names[*source], at.line),
-                    puzzle: record.puzzle,
-                    solution: record.solution,
-                    count: record.count,
-                })
+                Some(line_item(&names[*source], at.line, record))
             }
             Place::Puzzle { .. } | Place::Problem { .. } => None,
         })
