@@ -237,10 +237,14 @@ pub(crate) fn walk_in_parallel(
         write_in_order(block, &worked, &names, &mut notes, &mut emit, out)
     };
     // Two stages: a runner thread hands each batch to the pool (`install` blocks it, not this
-    // thread) while this thread writes the batch before and reads the next one, so reading
+    // thread) while this thread writes the batch before and reads the next ones, so reading
     // and writing overlap the searches. (Spawning into the pool from this thread with
-    // `in_place_scope` left a worker idle: `-j2` was no faster than `-j1`.) A person typing
-    // gets each answer before the next puzzle is read. The batches' buffers go round.
+    // `in_place_scope` left a worker idle: `-j2` was no faster than `-j1`.) Two batches are
+    // with the runner, so that the next one is waiting when the pool is done with one: with
+    // one, each batch began after three wake-ups in a row (the runner's answer, this thread's
+    // next batch, the pool's job). A person typing gets each answer before the next puzzle is
+    // read. The batches' buffers go round.
+    let ahead = if typing { 1 } else { 2 };
     let work_on = &work_on;
     let status = std::thread::scope(|threads| {
         let (to_runner, batches_in) = mpsc::sync_channel::<Block>(1);
@@ -255,31 +259,35 @@ pub(crate) fn walk_in_parallel(
             }
         });
         let mut status = Status::Success;
-        let mut spare = Block::default();
-        let first = read_batch(Block::default());
-        let mut in_flight = !first.is_empty();
-        if in_flight {
-            to_runner.send(first).expect("the runner waits for batches");
-        }
-        while in_flight {
-            let next = if typing {
-                Block::default()
+        let mut spare = Vec::new();
+        let (mut in_flight, mut exhausted) = (0, false);
+        // Reads the next batch into a spare buffer and sends it, until the input ends.
+        let mut send_next = |spare: &mut Vec<Block>, in_flight: &mut usize| {
+            if exhausted {
+                return;
+            }
+            let next = read_batch(spare.pop().unwrap_or_default());
+            if next.is_empty() {
+                exhausted = true;
+                spare.push(next);
             } else {
-                read_batch(std::mem::take(&mut spare))
-            };
-            let (batch, worked) = from_runner.recv().expect("the runner answers every batch");
-            in_flight = !next.is_empty();
-            if in_flight {
                 to_runner.send(next).expect("the runner waits for batches");
+                *in_flight += 1;
+            }
+        };
+        for _ in 0..ahead {
+            send_next(&mut spare, &mut in_flight);
+        }
+        while in_flight > 0 {
+            let (batch, worked) = from_runner.recv().expect("the runner answers every batch");
+            in_flight -= 1;
+            if !typing {
+                send_next(&mut spare, &mut in_flight);
             }
             status = status.max(write_batch(&batch, worked)?);
-            spare = batch;
+            spare.push(batch);
             if typing {
-                let next = read_batch(std::mem::take(&mut spare));
-                in_flight = !next.is_empty();
-                if in_flight {
-                    to_runner.send(next).expect("the runner waits for batches");
-                }
+                send_next(&mut spare, &mut in_flight);
             }
         }
         anyhow::Ok(status)
