@@ -828,7 +828,9 @@ impl Search<'_> {
 }
 
 /// How many of the cell's 20 peers are unsolved; counted by table, since `count_ones` is a
-/// dozen instructions on the baseline x86-64 target, which lacks `popcnt`.
+/// dozen instructions on the baseline x86-64 target, which lacks `popcnt`. Where `popcnt` is
+/// there (`-C target-cpu=native` on any recent x86-64), one instruction counts the band's
+/// part: serg's set 1 to 2% faster in the race harness's native build, the tree the same.
 #[inline]
 fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
     let in_band = BAND_PEERS[cell] & board.unsolved[band];
@@ -838,10 +840,14 @@ fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
     // 18), summed into bits 18 to 20 by the multiplication.
     let other_bands =
         ((board.unsolved[next] >> column) & 0x40201) + ((board.unsolved[last] >> column) & 0x40201);
-    u32::from(ONES_IN_9_BITS[(in_band & 0x1FF) as usize])
-        + u32::from(ONES_IN_9_BITS[((in_band >> 9) & 0x1FF) as usize])
-        + u32::from(ONES_IN_9_BITS[(in_band >> 18) as usize])
-        + ((other_bands.wrapping_mul(0x40201) >> 18) & 7)
+    let in_band = if cfg!(target_feature = "popcnt") {
+        in_band.count_ones()
+    } else {
+        u32::from(ONES_IN_9_BITS[(in_band & 0x1FF) as usize])
+            + u32::from(ONES_IN_9_BITS[((in_band >> 9) & 0x1FF) as usize])
+            + u32::from(ONES_IN_9_BITS[(in_band >> 18) as usize])
+    };
+    in_band + ((other_bands.wrapping_mul(0x40201) >> 18) & 7)
 }
 
 /// Near the leaves: with at most this many unsolved cells, propagation skips hidden singles in
