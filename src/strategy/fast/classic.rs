@@ -756,16 +756,39 @@ impl Search<'_> {
             // Lowest word first: digit by digit, since an update changes the same digit's
             // other bands (columns) more often than other digits (solved cells). Band by band
             // ran 8% slower, though cachegrind counted 3% fewer instructions.
+            //
+            // Almost: the word after the current one is taken before its update, from the
+            // words dirty then, and the words that update marks wait for the one after. An
+            // update is a chain of dependent steps (load, segment index, table, row singles,
+            // clearing, dirty bits), and the next word's index came at its end; chosen
+            // before, the processor runs two updates at once whenever they touch different
+            // words. Every rule only removes places, so the words settle to the same board
+            // in any order (or all orders find a contradiction), and the trees are the same;
+            // the updates a puzzle are as many on serg's set and 3% fewer on forum's. Serg
+            // and forum ran 4 to 6% faster. Choosing two words ahead did not pay more.
             let mut dirty = board.dirty;
             if dirty != 0 {
                 self.tally.rounds += 1;
                 board.dirty = 0;
-            }
-            while dirty != 0 {
-                let word = dirty.trailing_zeros() as usize;
+                let mut word = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                if !board.update(word, &mut dirty) {
-                    return false;
+                loop {
+                    // The word after this one (its bit), chosen before this update when there
+                    // is one.
+                    let following = dirty & dirty.wrapping_neg();
+                    dirty ^= following;
+                    if !board.update(word, &mut dirty) {
+                        return false;
+                    }
+                    let queued = if following != 0 {
+                        following
+                    } else if dirty != 0 {
+                        dirty & dirty.wrapping_neg()
+                    } else {
+                        break;
+                    };
+                    dirty &= !queued;
+                    word = queued.trailing_zeros() as usize;
                 }
             }
             let mut placed = false;
@@ -1064,7 +1087,7 @@ mod tests {
         );
     }
 
-    /// Word updates until none changes, as `propagate` runs them.
+    /// Word updates until none changes, lowest first: the board `propagate` settles to.
     fn settle_words(board: &mut Board) -> bool {
         let mut dirty = board.dirty;
         board.dirty = 0;
