@@ -54,6 +54,22 @@
 //! cheaper guess score (two field reads per cell) made the compiler keep the board's address
 //! on the stack inside that loop, and every set got 3 to 6% slower. Check the loop's assembly
 //! after any change, not only the instruction count.
+//!
+//! The word updates are a chain: each update's load waits for the index of its word, which
+//! came from the dirty bits of the update before (three cycles more on that chain, a
+//! multiplication by a black-boxed 1, made every set 4 to 5% slower). What paid was shortening
+//! or overlapping it: row singles from the segment index, `dirty` in a register, the next word
+//! chosen before the update (docs/benchmarks.md, item 5). What did not, on the race harness's
+//! native build (2026-11-26, branch `fast6`): with `dirty` in a register and the combining
+//! tree all `|`, LLVM turned the nine tests into an AVX2 gather (10 to 15% slower); the
+//! clearing without its `solved != 0` branch (25% slower: every update then waits for it);
+//! a predicted branch taking the lowest word still dirty as the next one, unless the update
+//! marked a lower one (8% slower: it does in 31% of updates); locked columns taken from the
+//! word before the permutation filter, those the filter adds behind a second, rarely taken
+//! branch (2 to 5% slower, more spills); dirty bits built at their final positions, a shift by
+//! `3 * digit + band` per word instead of one shift by the band (more spills, no faster);
+//! choosing two words ahead instead of one (no faster), or the next word from another band
+//! than the current one (forum slower).
 
 use std::cell::Cell;
 
