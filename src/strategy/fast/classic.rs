@@ -54,6 +54,22 @@
 //! cheaper guess score (two field reads per cell) made the compiler keep the board's address
 //! on the stack inside that loop, and every set got 3 to 6% slower. Check the loop's assembly
 //! after any change, not only the instruction count.
+//!
+//! The word updates are a chain: each update's load waits for the index of its word, which
+//! came from the dirty bits of the update before (three cycles more on that chain, a
+//! multiplication by a black-boxed 1, made every set 4 to 5% slower). What paid was shortening
+//! or overlapping it: row singles from the segment index, `dirty` in a register, the next word
+//! chosen before the update (docs/benchmarks.md, item 5). What did not, on the race harness's
+//! native build (2026-11-26, branch `fast6`): with `dirty` in a register and the combining
+//! tree all `|`, LLVM turned the nine tests into an AVX2 gather (10 to 15% slower); the
+//! clearing without its `solved != 0` branch (25% slower: every update then waits for it);
+//! a predicted branch taking the lowest word still dirty as the next one, unless the update
+//! marked a lower one (8% slower: it does in 31% of updates); locked columns taken from the
+//! word before the permutation filter, those the filter adds behind a second, rarely taken
+//! branch (2 to 5% slower, more spills); dirty bits built at their final positions, a shift by
+//! `3 * digit + band` per word instead of one shift by the band (more spills, no faster);
+//! choosing two words ahead instead of one (no faster), or the next word from another band
+//! than the current one (forum slower).
 
 use std::cell::Cell;
 
@@ -115,6 +131,36 @@ const BAND_ALLOWED: [u32; 512] = {
     table
 };
 
+/// For the segments still possible (as [`BAND_ALLOWED`] takes them), the cells of each row
+/// whose places [`BAND_ALLOWED`] keep in one segment only: a place alone in that segment is
+/// the row's only place, a placement. Taken from the same index as [`BAND_ALLOWED`], so that
+/// row singles need not wait for that look-up and a look-up per row after it.
+const LONE_SEGMENT: [u32; 512] = {
+    let mut table = [0; 512];
+    let mut segments = 0;
+    while segments < 512 {
+        let allowed = BAND_ALLOWED[segments];
+        let mut row = 0;
+        while row < 3 {
+            let cells = (allowed >> (9 * row)) & 0x1FF;
+            let mut kept = 0;
+            let mut k = 0;
+            while k < 3 {
+                if cells & (7 << (3 * k)) != 0 {
+                    kept += 1;
+                }
+                k += 1;
+            }
+            if kept == 1 {
+                table[segments] |= cells << (9 * row);
+            }
+            row += 1;
+        }
+        segments += 1;
+    }
+    table
+};
+
 /// For a 9-bit set of columns where a digit can go in a band, the columns that are the only
 /// one left in their box: the digit is there in this band, so not in the other two bands. As
 /// the cells of those columns on the three rows of a band: a multiplication after the look-up
@@ -166,19 +212,6 @@ const SAME_DIGIT: [[u8; 2]; 27] = {
 
 /// For each band, the two other bands.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
-
-/// A 9-bit row of places when it has one place only (a placement), else 0.
-const ALONE_IN_ROW: [u16; 512] = {
-    let mut table = [0; 512];
-    let mut row: usize = 0;
-    while row < 512 {
-        if row.is_power_of_two() {
-            table[row] = row as u16;
-        }
-        row += 1;
-    }
-    table
-};
 
 /// The number of ones in each 9-bit value.
 const ONES_IN_9_BITS: [u8; 512] = {
@@ -259,6 +292,14 @@ const CELL_HOUSES: [u32; 81] = {
 fn segments(word: u32) -> usize {
     let folded = (word | word >> 1 | word >> 2) & 0x0124_9249;
     ((folded | folded >> 8 | folded >> 16) & 0x1FF) as usize
+}
+
+/// The places of a band word that are alone in their segment (row of a box).
+#[inline]
+fn alone_in_segment(word: u32) -> u32 {
+    let (second, third) = (word >> 1, word >> 2);
+    let crowded = ((word & second) | (second & third) | (word & third)) & 0x0124_9249;
+    word & !(crowded * 7)
 }
 
 /// The columns (9 bits) in which a band word has a place.
@@ -347,6 +388,15 @@ impl Board {
     )]
     #[inline(always)]
     fn clear_cells(&mut self, band: usize, cells: u32) {
+        let mut dirty = self.dirty;
+        self.clear_cells_into(band, cells, &mut dirty);
+        self.dirty = dirty;
+    }
+
+    /// [`Board::clear_cells`], marking the words that changed in `dirty`.
+    #[expect(clippy::inline_always, reason = "as `clear_cells`, whose body this is")]
+    #[inline(always)]
+    fn clear_cells_into(&mut self, band: usize, cells: u32, dirty: &mut u32) {
         let mut changed = [0; 9];
         for (digit, changed) in changed.iter_mut().enumerate() {
             let word = 3 * digit + band;
@@ -355,49 +405,60 @@ impl Board {
             *changed = u32::from(old & cells != 0) << (3 * digit);
         }
         // Combined as a tree, not one after the other: the next word to update waits on this
-        // (serg 1.03 to 1.02x of the crate, 17-clue 0.73 to 0.71x).
+        // (serg 1.03 to 1.02x of the crate, 17-clue 0.73 to 0.71x). The bits are distinct, so
+        // `+` is `|`; mixing the two keeps LLVM from seeing an OR reduction: with `dirty` in a
+        // register it vectorised the nine tests into an AVX2 gather on native builds, 12% slower.
         let [d0, d1, d2, d3, d4, d5, d6, d7, d8] = changed;
-        self.dirty |= (((d0 | d1) | (d2 | d3)) | ((d4 | d5) | (d6 | d7)) | d8) << band;
+        *dirty |= ((((d0 + d1) | (d2 + d3)) + ((d4 | d5) + (d6 | d7))) | d8) << band;
     }
 
     /// Removes `cells` from word `word`, marking it dirty if that changed it.
     #[inline]
     fn remove(&mut self, word: usize, cells: u32) {
+        self.dirty |= self.remove_changed(word, cells);
+    }
+
+    /// [`Board::remove`] without the marking: the word's dirty bit if it changed, else 0.
+    #[inline]
+    fn remove_changed(&mut self, word: usize, cells: u32) -> u32 {
         let old = self.places[word];
         let new = old & !cells;
         self.places[word] = new;
-        self.dirty |= u32::from(old & cells != 0) << word;
+        u32::from(old & cells != 0) << word
     }
 
-    /// Propagates the change to word `word` (digit `word / 3`, band `word % 3`); `false` on a
-    /// contradiction.
-    fn update(&mut self, word: usize) -> bool {
+    /// Propagates the change to word `word` (digit `word / 3`, band `word % 3`), marking the
+    /// words it changes in `dirty`; `false` on a contradiction. `dirty` is the caller's local,
+    /// not [`Board::dirty`]: kept in the board, it went through memory two or three times per
+    /// update (a store and a reload on the chain of steps that picks the next word). Together
+    /// with the row singles from [`LONE_SEGMENT`], serg's set ran 3 to 4% faster and forum's
+    /// 2%; neither alone gained clearly (each shortens one of two paths of about equal
+    /// length: the row singles' and the locked columns').
+    fn update(&mut self, word: usize, dirty: &mut u32) -> bool {
         let band = word % 3;
         let mut places = self.places[word];
-        let allowed = BAND_ALLOWED[segments(places)];
+        let segments = segments(places);
+        let allowed = BAND_ALLOWED[segments];
         if allowed == 0 {
             return false;
         }
-        places &= allowed;
         // Every row keeps a place (each permutation has one segment per row); a row with one
-        // place left is a placement.
-        let single = u32::from(ALONE_IN_ROW[(places & 0x1FF) as usize])
-            | u32::from(ALONE_IN_ROW[((places >> 9) & 0x1FF) as usize]) << 9
-            | u32::from(ALONE_IN_ROW[(places >> 18) as usize]) << 18;
+        // place left is a placement: one segment of the row kept, with one place.
+        let single = LONE_SEGMENT[segments] & alone_in_segment(places);
+        places &= allowed;
         self.places[word] = places;
         let locked = LOCKED_COLUMNS[columns(places) as usize];
         let [next, last] = SAME_DIGIT[word].map(usize::from);
         if (self.places[next] | self.places[last]) & locked != 0 {
-            self.remove(next, locked);
-            self.remove(last, locked);
+            *dirty |= self.remove_changed(next, locked) | self.remove_changed(last, locked);
         }
         let solved = single & self.unsolved[band];
         if solved != 0 {
             self.unsolved[band] &= !solved;
             // The clearing hits this word too; it is written back whole after it.
-            self.clear_cells(band, solved);
+            self.clear_cells_into(band, solved, dirty);
+            *dirty &= !(1 << word);
             self.places[word] = places;
-            self.dirty &= !(1 << word);
         }
         true
     }
@@ -713,14 +774,39 @@ impl Search<'_> {
             // Lowest word first: digit by digit, since an update changes the same digit's
             // other bands (columns) more often than other digits (solved cells). Band by band
             // ran 8% slower, though cachegrind counted 3% fewer instructions.
-            if board.dirty != 0 {
+            //
+            // Almost: the word after the current one is taken before its update, from the
+            // words dirty then, and the words that update marks wait for the one after. An
+            // update is a chain of dependent steps (load, segment index, table, row singles,
+            // clearing, dirty bits), and the next word's index came at its end; chosen
+            // before, the processor runs two updates at once whenever they touch different
+            // words. Every rule only removes places, so the words settle to the same board
+            // in any order (or all orders find a contradiction), and the trees are the same;
+            // the updates a puzzle are as many on serg's set and 3% fewer on forum's. Serg
+            // and forum ran 4 to 6% faster. Choosing two words ahead did not pay more.
+            let mut dirty = board.dirty;
+            if dirty != 0 {
                 self.tally.rounds += 1;
-            }
-            while board.dirty != 0 {
-                let word = board.dirty.trailing_zeros() as usize;
-                board.dirty &= board.dirty - 1;
-                if !board.update(word) {
-                    return false;
+                board.dirty = 0;
+                let mut word = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                loop {
+                    // The word after this one (its bit), chosen before this update when there
+                    // is one.
+                    let following = dirty & dirty.wrapping_neg();
+                    dirty ^= following;
+                    if !board.update(word, &mut dirty) {
+                        return false;
+                    }
+                    let queued = if following != 0 {
+                        following
+                    } else if dirty != 0 {
+                        dirty & dirty.wrapping_neg()
+                    } else {
+                        break;
+                    };
+                    dirty &= !queued;
+                    word = queued.trailing_zeros() as usize;
                 }
             }
             let mut placed = false;
@@ -783,7 +869,9 @@ impl Search<'_> {
 }
 
 /// How many of the cell's 20 peers are unsolved; counted by table, since `count_ones` is a
-/// dozen instructions on the baseline x86-64 target, which lacks `popcnt`.
+/// dozen instructions on the baseline x86-64 target, which lacks `popcnt`. Where `popcnt` is
+/// there (`-C target-cpu=native` on any recent x86-64), one instruction counts the band's
+/// part: serg's set 1 to 2% faster in the race harness's native build, the tree the same.
 #[inline]
 fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
     let in_band = BAND_PEERS[cell] & board.unsolved[band];
@@ -793,10 +881,14 @@ fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
     // 18), summed into bits 18 to 20 by the multiplication.
     let other_bands =
         ((board.unsolved[next] >> column) & 0x40201) + ((board.unsolved[last] >> column) & 0x40201);
-    u32::from(ONES_IN_9_BITS[(in_band & 0x1FF) as usize])
-        + u32::from(ONES_IN_9_BITS[((in_band >> 9) & 0x1FF) as usize])
-        + u32::from(ONES_IN_9_BITS[(in_band >> 18) as usize])
-        + ((other_bands.wrapping_mul(0x40201) >> 18) & 7)
+    let in_band = if cfg!(target_feature = "popcnt") {
+        in_band.count_ones()
+    } else {
+        u32::from(ONES_IN_9_BITS[(in_band & 0x1FF) as usize])
+            + u32::from(ONES_IN_9_BITS[((in_band >> 9) & 0x1FF) as usize])
+            + u32::from(ONES_IN_9_BITS[(in_band >> 18) as usize])
+    };
+    in_band + ((other_bands.wrapping_mul(0x40201) >> 18) & 7)
 }
 
 /// Near the leaves: with at most this many unsolved cells, propagation skips hidden singles in
@@ -1013,12 +1105,14 @@ mod tests {
         );
     }
 
-    /// Word updates until none changes, as `propagate` runs them.
+    /// Word updates until none changes, lowest first: the board `propagate` settles to.
     fn settle_words(board: &mut Board) -> bool {
-        while board.dirty != 0 {
-            let word = board.dirty.trailing_zeros() as usize;
-            board.dirty &= board.dirty - 1;
-            if !board.update(word) {
+        let mut dirty = board.dirty;
+        board.dirty = 0;
+        while dirty != 0 {
+            let word = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            if !board.update(word, &mut dirty) {
                 return false;
             }
         }
