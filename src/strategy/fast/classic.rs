@@ -1122,6 +1122,13 @@ mod tests {
         );
     }
 
+    /// The generated minimal 9x9 puzzles of the project's corpus.
+    fn minimal_puzzles() -> impl Iterator<Item = Grid> {
+        let text = include_str!("../../../corpora/generated/9x9-minimal.txt");
+        crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
+            .map(|record| record.unwrap().puzzle)
+    }
+
     /// Word updates until none changes, lowest first: the board `propagate` settles to.
     fn settle_words(board: &mut Board) -> bool {
         settle_in_order(board, u32::trailing_zeros)
@@ -1161,10 +1168,7 @@ mod tests {
     /// (or find a contradiction), and the search's trees depend on that.
     #[test]
     fn word_updates_settle_the_same_in_any_order() {
-        let text = include_str!("../../../corpora/generated/9x9-minimal.txt");
-        let puzzles =
-            crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
-                .map(|record| record.unwrap().puzzle);
+        let puzzles = minimal_puzzles();
         let (mut boards, mut contradictions, mut state) = (0, 0, 0x9E37_79B9_7F4A_7C15_u64);
         let settled = |board: &Board, ok: bool| ok.then_some((board.places, board.unsolved));
         for puzzle in puzzles {
@@ -1213,10 +1217,7 @@ mod tests {
 
     #[test]
     fn column_singles_agree_with_counting_places_row_by_row() {
-        let text = include_str!("../../../corpora/generated/9x9-minimal.txt");
-        let puzzles =
-            crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
-                .map(|record| record.unwrap().puzzle);
+        let puzzles = minimal_puzzles();
         let (mut boards, mut with_singles, mut with_gaps) = (0, 0, 0);
         for puzzle in puzzles {
             let mut root = givens(&puzzle).unwrap();
