@@ -1,12 +1,13 @@
 //! Opening the sources named on the command line and walking their puzzles.
 
 use std::io::{self, IsTerminal};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::mpsc;
 
 use rayon::prelude::*;
 use sudolab::corpus::{
-    Block, CorpusError, LineAt, Met, Place, Record, Source, Walk, parse_line_into,
+    Block, CorpusError, LineAt, Met, Place, ReadNext, Record, Source, Walk, parse_line_into,
+    run_blocks,
 };
 use sudolab::experiment::{Scratch, Shard};
 use sudolab::model::{Grid, Shape};
@@ -203,8 +204,6 @@ pub(crate) fn walk_in_parallel(
     let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
     let reads_stdin = walk.sources().iter().any(Source::is_stdin);
     let mut notes = ErrorNotes::default();
-    // Runs on the pool.
-    let work_on = |block: &Block| work_on_block(block, jobs, &names, &work);
     // Large batches: handing a batch to the pool and back costs about as much as 60 short
     // searches (`count -j1` on the 17-clue set ran at 1.4x the sequential time with 64 puzzles
     // a batch, 1.05x with 1,024). A person typing puzzles gets each answer at once.
@@ -233,65 +232,27 @@ pub(crate) fn walk_in_parallel(
         }
         block
     };
-    let mut write_batch = |block: &Block, worked: Vec<Worked>| {
-        write_in_order(block, &worked, &names, &mut notes, &mut emit, out)
+    // A person typing gets each answer before the next puzzle is read: one batch with the
+    // runner, handed on before the next is read. Otherwise two batches are with the runner, and
+    // this thread reads the next one before it writes the one that came back.
+    let (ahead, read_next) = if typing {
+        (1, ReadNext::AfterHandingOn)
+    } else {
+        (2, ReadNext::BeforeHandingOn)
     };
-    // Two stages: a runner thread hands each batch to the pool (`install` blocks it, not this
-    // thread) while this thread writes the batch before and reads the next ones, so reading
-    // and writing overlap the searches. (Spawning into the pool from this thread with
-    // `in_place_scope` left a worker idle: `-j2` was no faster than `-j1`.) Two batches are
-    // with the runner, so that the next one is waiting when the pool is done with one: with
-    // one, each batch began after three wake-ups in a row (the runner's answer, this thread's
-    // next batch, the pool's job). A person typing gets each answer before the next puzzle is
-    // read. The batches' buffers go round.
-    let ahead = if typing { 1 } else { 2 };
-    let work_on = &work_on;
-    let status = std::thread::scope(|threads| {
-        let (to_runner, batches_in) = mpsc::sync_channel::<Block>(1);
-        let (results_out, from_runner) = mpsc::sync_channel(1);
-        let pool = &pool;
-        threads.spawn(move || {
-            for batch in batches_in {
-                let worked = pool.install(|| work_on(&batch));
-                if results_out.send((batch, worked)).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut status = Status::Success;
-        let mut spare = Vec::new();
-        let (mut in_flight, mut exhausted) = (0, false);
-        // Reads the next batch into a spare buffer and sends it, until the input ends.
-        let mut send_next = |spare: &mut Vec<Block>, in_flight: &mut usize| {
-            if exhausted {
-                return;
-            }
-            let next = read_batch(spare.pop().unwrap_or_default());
-            if next.is_empty() {
-                exhausted = true;
-                spare.push(next);
-            } else {
-                to_runner.send(next).expect("the runner waits for batches");
-                *in_flight += 1;
-            }
-        };
-        for _ in 0..ahead {
-            send_next(&mut spare, &mut in_flight);
-        }
-        while in_flight > 0 {
-            let (batch, worked) = from_runner.recv().expect("the runner answers every batch");
-            in_flight -= 1;
-            if !typing {
-                send_next(&mut spare, &mut in_flight);
-            }
-            status = status.max(write_batch(&batch, worked)?);
-            spare.push(batch);
-            if typing {
-                send_next(&mut spare, &mut in_flight);
-            }
-        }
-        anyhow::Ok(status)
-    })?;
+    let mut status = Status::Success;
+    run_blocks(
+        &pool,
+        ahead,
+        read_next,
+        |spare| Some(read_batch(spare)).filter(|batch| !batch.is_empty()),
+        |batch| ControlFlow::Continue(work_on_block(batch, jobs, &names, &work)),
+        |batch, worked| {
+            let worst = write_in_order(batch, &worked, &names, &mut notes, &mut emit, out)?;
+            status = status.max(worst);
+            anyhow::Ok(ControlFlow::Continue(()))
+        },
+    )?;
     notes.finish();
     Ok(status)
 }

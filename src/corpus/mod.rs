@@ -4,9 +4,13 @@
 //! rest of the file still read. Line and grid files are read lazily with bounded memory per
 //! line (a line over 1 MiB is reported, not stored); a JSON document is split into its puzzles as it
 //! is read, so only one puzzle is held at a time.
+//!
+//! The pipelines of `count`, `solve` and `compare` cut a walk into [`Block`]s and run them on a
+//! thread pool through [`run_blocks`].
 
 mod block;
 mod json;
+mod pipeline;
 mod reader;
 mod walk;
 
@@ -15,6 +19,7 @@ use std::str::FromStr;
 
 pub use block::{Block, Place};
 pub use json::{MAX_JSON_VALUE_BYTES, grid_to_json, parse_json};
+pub use pipeline::{ReadNext, run_blocks};
 pub use reader::{Deferred, LineAt, MAX_LINE_BYTES, Reader, parse_line_into};
 pub use walk::{Met, Source, Walk, Walked};
 

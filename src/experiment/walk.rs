@@ -7,15 +7,16 @@
 //! their side files' claims and selected by the shard, in input order, by one worker (a few
 //! instructions an item; with no side file and no shard, a block of plain lines that all parse
 //! is only counted); the selected ones are run as [`run_tallied`] runs a batch, mapped and
-//! tallied there. The calling thread keeps two blocks with the runner, so that the next one is
-//! waiting when a block ends. A sample needs every item on one thread (reservoir sampling), so
-//! a sampled run reads through [`Items`] and [`run_tallied`] instead.
+//! tallied there. The blocks go through [`run_blocks`], two at a time with its runner, so that
+//! the next one is waiting when a block ends. A sample needs every item on one thread
+//! (reservoir sampling), so a sampled run reads through [`Items`] and [`run_tallied`] instead.
 
-use std::sync::mpsc;
+use std::cell::RefCell;
+use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 
-use crate::corpus::{Block, Place, Source, Walk, key};
+use crate::corpus::{Block, Place, ReadNext, Source, Walk, key, run_blocks};
 use crate::model::{LineRecord, parse_line_record};
 
 use super::input::{InputProblem, Items, Sides, attach};
@@ -47,13 +48,6 @@ enum Slot {
     Problem(String),
     /// A side file that contradicts itself: the walk ends here.
     Fatal(SideError),
-}
-
-/// What the runner hands back for a block.
-struct Ran<T> {
-    block: Block,
-    slots: Vec<Slot>,
-    done: Vec<(bool, T)>,
 }
 
 /// The numbering of items across blocks (what [`Items`] keeps), by one worker at a time.
@@ -147,14 +141,19 @@ pub fn run_walk<T: Send, E>(
             Selection::Shard(shard) => shard.count.min(64) as usize,
             Selection::All | Selection::Sample { .. } => 1,
         };
-    let mut sizing = BlockSizing::new(jobs * places_per_job);
+    // Shared by two closures: `read_block` asks it the next block's size, and the handing on
+    // tells it when a block is done.
+    let sizing = RefCell::new(BlockSizing::new(jobs * places_per_job));
     let mut read_all = false;
-    // A block of the input, or `None` when the cancel flag stopped the reading.
-    let mut read_block = |mut block: Block, places_per_block: usize| -> Option<Block> {
+    let mut cancelled = false;
+    // A block of the input; `None` at its end, or when the cancel flag stopped the reading.
+    let read_block = |mut block: Block| -> Option<Block> {
+        let places_per_block = sizing.borrow().places();
         block.clear();
         block.reserve(places_per_block);
         while !read_all && block.len() < places_per_block {
             if plan.cancelled() {
+                cancelled = true;
                 return None;
             }
             // Plain lines in one loop (at most a batch between two looks at the cancel flag).
@@ -163,80 +162,47 @@ pub fn run_walk<T: Send, E>(
                 read_all = block.push_next(&mut walk, true).is_none();
             }
         }
-        Some(block)
+        Some(block).filter(|block| !block.is_empty())
+    };
+    let names = &names;
+    // One hand-over to the pool per block: the numbering runs on the worker that runs this
+    // closure (a few instructions an item; with two `install`s around it, the runner's
+    // wake-ups cost 6% of a `-j1` run's CPU time).
+    let run_block = |block: &mut Block| {
+        let places = block.take_places();
+        let (slots, items) = items_of(plan, &mut numbering, block, places, names);
+        let done = run_batch(plan, items, progress, &map, &tally);
+        // Nothing after a cancelled search or a side file's error is handed on: the blocks
+        // sent meanwhile are dropped unrun, and so never tallied.
+        let stop = done.iter().any(|(cancelled, _)| *cancelled)
+            || slots.iter().any(|slot| matches!(slot, Slot::Fatal(_)));
+        if stop {
+            ControlFlow::Break((slots, done))
+        } else {
+            ControlFlow::Continue((slots, done))
+        }
     };
     let mut ended = Ended {
         puzzles: 0,
         interrupted: false,
     };
-    let (map, tally, names) = (&map, &tally, &names);
-    let result = std::thread::scope(|threads| {
-        let (to_runner, blocks_in) = mpsc::sync_channel::<Block>(1);
-        let (results_out, from_runner) = mpsc::sync_channel::<Ran<T>>(1);
-        let pool = &pool;
-        threads.spawn(move || {
-            // Nothing after a cancelled search or a side file's error is handed on: the blocks
-            // sent meanwhile are dropped unrun, and so never tallied.
-            let mut ended = false;
-            for mut block in blocks_in {
-                if ended {
-                    continue;
-                }
-                let places = block.take_places();
-                // One hand-over to the pool per block: the numbering runs on the worker that
-                // runs this closure (a few instructions an item; with two `install`s around it,
-                // the runner's wake-ups cost 6% of a `-j1` run's CPU time).
-                let (slots, done) = pool.install(|| {
-                    let (slots, items) = items_of(plan, &mut numbering, &block, places, names);
-                    let done = run_batch(plan, items, progress, map, tally);
-                    (slots, done)
-                });
-                ended = done.iter().any(|(cancelled, _)| *cancelled)
-                    || slots.iter().any(|slot| matches!(slot, Slot::Fatal(_)));
-                if results_out.send(Ran { block, slots, done }).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut cancelled = false;
-        // Up to two blocks with the runner, so that it finds the next one waiting when it
-        // hands one back: with one, each block began only after three wake-ups in a row (this
-        // thread by the result, the runner by the next block, a worker by the runner), about
-        // 0.15 ms between two-job blocks of 4,096 `fast` searches (5 ms).
-        let mut in_flight = 0;
-        let mut exhausted = false;
-        let mut spares: Vec<Block> = Vec::new();
-        loop {
-            while in_flight < 2 && !exhausted {
-                match read_block(spares.pop().unwrap_or_default(), sizing.places()) {
-                    Some(block) if !block.is_empty() => {
-                        to_runner.send(block).expect("the runner waits for blocks");
-                        in_flight += 1;
-                    }
-                    Some(_) => exhausted = true,
-                    None => (cancelled, exhausted) = (true, true),
-                }
-            }
-            if in_flight == 0 {
-                break;
-            }
-            let Ran { block, slots, done } =
-                from_runner.recv().expect("the runner answers every block");
-            in_flight -= 1;
-            sizing.block_done();
-            spares.push(block);
-            // After a cancelled search or a side file's error, the runner drops the block it
-            // was sent after this one, unrun.
-            if !hand_on(slots, done, &mut ended, &mut on_problem, &mut on_done)? {
-                break;
-            }
-        }
-        if cancelled || plan.cancelled() {
-            ended.interrupted = true;
-        }
-        Ok(ended)
-    });
-    Ok(result)
+    // Two blocks with the runner. A block's results are handed on before the next block is
+    // read: its time, taken then, sizes the next block.
+    let handed_on = run_blocks(
+        &pool,
+        2,
+        ReadNext::AfterHandingOn,
+        read_block,
+        run_block,
+        |_, (slots, done)| {
+            sizing.borrow_mut().block_done();
+            hand_on(slots, done, &mut ended, &mut on_problem, &mut on_done)
+        },
+    );
+    if cancelled || plan.cancelled() {
+        ended.interrupted = true;
+    }
+    Ok(handed_on.map(|()| ended))
 }
 
 /// How many places the next block holds. Every block ends in a wait for its slowest search
@@ -316,14 +282,14 @@ fn run_sampled<T: Send, E>(
 }
 
 /// Hands on a block's problems and results in input order, up to the first cancelled search
-/// ([`Ended::interrupted`]) or a side file's error; `false` when the walk ends there.
+/// ([`Ended::interrupted`]) or a side file's error, where the walk ends.
 fn hand_on<T, E>(
     slots: Vec<Slot>,
     done: Vec<(bool, T)>,
     ended: &mut Ended,
     on_problem: &mut impl FnMut(InputProblem),
     on_done: &mut impl FnMut(T) -> Result<(), E>,
-) -> Result<bool, E> {
+) -> Result<ControlFlow<()>, E> {
     let mut done = done.into_iter();
     for slot in slots {
         match slot {
@@ -331,20 +297,20 @@ fn hand_on<T, E>(
             Slot::Problem(message) => on_problem(InputProblem::Skipped(message)),
             Slot::Fatal(err) => {
                 on_problem(InputProblem::Fatal(err));
-                return Ok(false);
+                return Ok(ControlFlow::Break(()));
             }
             Slot::Ran => {
                 let (stopped, result) = done.next().expect("one result per item run");
                 if stopped {
                     ended.interrupted = true;
-                    return Ok(false);
+                    return Ok(ControlFlow::Break(()));
                 }
                 ended.puzzles += 1;
                 on_done(result)?;
             }
         }
     }
-    Ok(true)
+    Ok(ControlFlow::Continue(()))
 }
 
 /// A place of a block once parsed: an item (its ordinal not yet given) with its source, or a
