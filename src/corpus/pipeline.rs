@@ -1,5 +1,6 @@
 //! The pipeline that runs blocks of input on a thread pool and hands their results on in input
-//! order ([`run_blocks`]): the one under `count`, `solve` and `compare`.
+//! order ([`run_blocks`]): the one under `count`, `solve`, `compare` and the experiment's runs
+//! (`experiment::run_walk`, `experiment::run_tallied`).
 
 use std::ops::ControlFlow;
 use std::sync::mpsc;

@@ -49,10 +49,10 @@ mod side;
 mod walk;
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -60,6 +60,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Claims, Problem, Run, cross_check};
+use crate::corpus::{ReadNext, run_blocks};
 use crate::model::{Grid, to_one_line};
 use crate::report::{PuzzleProblem, Row};
 use crate::strategy::{Limits, Stop, Strategy, Verdict};
@@ -683,61 +684,45 @@ pub fn run_tallied<T: Send, E>(
         }
         Ok(())
     };
-    // A pipeline of two stages: a runner thread hands each batch to the pool (`install`, which
-    // blocks it, not this thread) while this thread hands on the results of the batch before
-    // and reads the next one, so reading, parsing and writing overlap the searches instead of
-    // leaving the pool idle. (Spawning the batch into the pool from this thread with
-    // `in_place_scope` instead left one of two workers idle: `-j2` ran no faster than `-j1`.)
-    let map = &map;
-    let tally = &tally;
-    std::thread::scope(|threads| {
-        let (to_runner, batches_in) = mpsc::sync_channel::<Vec<Item>>(1);
-        let (results_out, from_runner) = mpsc::sync_channel::<Vec<(bool, T)>>(1);
-        let pool = &pool;
-        threads.spawn(move || {
+    // Through the pipeline of `count` and `compare` ([`run_blocks`]), two batches with its
+    // runner: this thread hands on the results of one batch and reads the next while the pool
+    // runs the searches. Batches are `Vec`s that `run_batch` consumes, so no buffer goes round.
+    let mut cancelled = false;
+    let handed_on = run_blocks(
+        &pool,
+        2,
+        ReadNext::BeforeHandingOn,
+        |_spare| {
+            if cancelled {
+                return None;
+            }
+            let (batch, stop) = batches.next_batch(plan);
+            cancelled = stop;
+            Some(batch).filter(|batch| !batch.is_empty())
+        },
+        |batch: &mut Vec<Item>| {
+            let done = run_batch(plan, std::mem::take(batch), progress, &map, &tally);
             // Nothing after a cancelled search is handed on: the batches sent meanwhile are
             // dropped unrun, and so never tallied.
-            let mut ended = false;
-            for batch in batches_in {
-                if ended {
-                    continue;
-                }
-                let done = pool.install(|| run_batch(plan, batch, progress, map, tally));
-                ended = done.iter().any(|(cancelled, _)| *cancelled);
-                if results_out.send(done).is_err() {
-                    break;
-                }
-            }
-        });
-        let (first, mut cancelled) = batches.next_batch(plan);
-        let mut in_flight = !first.is_empty();
-        if in_flight {
-            to_runner.send(first).expect("the runner waits for batches");
-        }
-        while in_flight {
-            let (next, stop) = if cancelled {
-                (Vec::new(), true)
+            if done.iter().any(|(cancelled, _)| *cancelled) {
+                ControlFlow::Break(done)
             } else {
-                batches.next_batch(plan)
-            };
-            cancelled = stop;
-            let done = from_runner.recv().expect("the runner answers every batch");
-            in_flight = !next.is_empty();
-            if in_flight {
-                to_runner.send(next).expect("the runner waits for batches");
+                ControlFlow::Continue(done)
             }
+        },
+        |_, done| {
             absorb(done, &mut ended)?;
-            if ended.interrupted {
-                // The runner ends after its batch (its result is dropped with the channel).
-                break;
-            }
-        }
-        if cancelled || plan.cancelled() {
-            ended.interrupted = true;
-        }
-        Ok(ended)
-    })
-    .map_or_else(|err| Ok(Err(err)), |ended| Ok(Ok(ended)))
+            Ok(if ended.interrupted {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        },
+    );
+    if cancelled || plan.cancelled() {
+        ended.interrupted = true;
+    }
+    Ok(handed_on.map(|()| ended))
 }
 
 /// How many parts [`run_tallied`] splits each batch's results into: the plan's jobs.
