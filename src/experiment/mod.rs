@@ -595,6 +595,17 @@ pub struct PoolError {
     source: rayon::ThreadPoolBuildError,
 }
 
+/// The pool of `plan.jobs` threads (at least one, at most [`MAX_JOBS`]) that runs its searches,
+/// and how many threads it has.
+fn worker_pool(plan: &Plan) -> Result<(rayon::ThreadPool, usize), PoolError> {
+    let jobs = plan.jobs.clamp(1, MAX_JOBS);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|source| PoolError { jobs, source })?;
+    Ok((pool, jobs))
+}
+
 /// Runs `plan` over `items` and hands each puzzle's [`Checked`] to `on_checked` in input order.
 ///
 /// Puzzles are run in batches of 256 per job on a pool of `plan.jobs` threads, in `plan.order`;
@@ -651,11 +662,7 @@ pub fn run_tallied<T: Send, E>(
     tally: impl Fn(usize, &mut T) + Sync,
     mut on_done: impl FnMut(T) -> Result<(), E>,
 ) -> Result<Result<Ended, E>, PoolError> {
-    let jobs = plan.jobs.clamp(1, MAX_JOBS);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|source| PoolError { jobs, source })?;
+    let (pool, jobs) = worker_pool(plan)?;
     let mut batches = Batches {
         items: items.into_iter(),
         size: jobs * BATCH_PER_JOB,
@@ -693,9 +700,7 @@ pub fn run_tallied<T: Send, E>(
         2,
         ReadNext::BeforeHandingOn,
         |_spare| {
-            if cancelled {
-                return None;
-            }
+            // Once the cancel flag stops the reading (an empty batch), `run_blocks` reads no more.
             let (batch, stop) = batches.next_batch(plan);
             cancelled = stop;
             Some(batch).filter(|batch| !batch.is_empty())

@@ -22,8 +22,8 @@ use crate::model::{LineRecord, parse_line_record};
 use super::input::{InputProblem, Items, Sides, attach};
 use super::side::SideError;
 use super::{
-    BATCH_PER_JOB, Checked, Ended, Item, MAX_JOBS, Plan, PoolError, Selection, run_batch,
-    run_tallied,
+    BATCH_PER_JOB, Checked, Ended, Item, Plan, PoolError, Selection, run_batch, run_tallied,
+    worker_pool,
 };
 
 /// What [`run_walk`] reads: a walk, the side files of each of its sources (line `i` for the
@@ -123,11 +123,7 @@ pub fn run_walk<T: Send, E>(
     if let Selection::Sample { .. } = plan.selection {
         return run_sampled(plan, input, on_problem, progress, map, tally, on_done);
     }
-    let jobs = plan.jobs.clamp(1, MAX_JOBS);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|source| PoolError { jobs, source })?;
+    let (pool, jobs) = worker_pool(plan)?;
     let Input {
         mut walk,
         sides,
