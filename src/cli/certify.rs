@@ -32,7 +32,7 @@ pub(crate) struct CertifyArgs {
     /// where propagation does most of the work), 'sat', varisat's proof turned into LRAT by
     /// varisat-lrat, or 'auto': the tree where its proof stays under 32 bytes per variable of
     /// the CNF (23 KB at 9x9), sat otherwise.
-    #[arg(long, value_enum, default_value_t = Producer::Auto)]
+    #[arg(long, value_parser = super::choice::<Producer>(), default_value_t = Producer::Auto)]
     producer: Producer,
 
     /// Also write each refutation as DRAT, in a .drat file beside the certificate.

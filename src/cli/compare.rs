@@ -69,7 +69,7 @@ pub(crate) struct CompareArgs {
     /// Order of the searches: 'engine' runs each strategy over a batch of 256 puzzles per job
     /// before the next strategy (warm caches: the time an engine takes in a loop); 'puzzle'
     /// runs every strategy on a puzzle before the next puzzle (each engine starts cold).
-    #[arg(long, value_enum, default_value_t = Order::Engine)]
+    #[arg(long, value_parser = super::choice::<Order>(), default_value_t = Order::Engine)]
     order: Order,
 
     /// Compare a random sample of N puzzles (reservoir sampling; drawn by --seed).

@@ -38,7 +38,7 @@ pub(crate) enum ExportCommand {
         target: ExportTarget,
         /// The CNF encoding: minimal and extended (Lynce and Ouaknine 2006) or reduced (givens
         /// propagated away first, after Kwon and Jain 2006).
-        #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Reduced)]
+        #[arg(long, short = 'e', value_parser = super::choice::<Encoding>(), default_value_t = Encoding::Reduced)]
         encoding: Encoding,
     },
     /// Write a puzzle's exact-cover matrix in the text format of Knuth's DLX1.

@@ -127,7 +127,7 @@ pub(crate) struct GenerateArgs {
     minimal: bool,
 
     /// Keep the givens symmetric: clues are removed a whole orbit at a time.
-    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    #[arg(long, value_parser = super::choice::<Symmetry>(), default_value_t = Symmetry::None)]
     symmetry: Symmetry,
 
     /// The strategy that proves uniqueness after each removal (see 'sudolab strategies').
@@ -197,7 +197,7 @@ pub(crate) struct GenerateArgs {
 
     /// How qwh and gsp spread their holes: 'none' (uniformly), 'rows' (the same number per row)
     /// or 'full' (per row and per column: the balanced, hardest instances).
-    #[arg(long, value_enum, default_value_t = Balance::None)]
+    #[arg(long, value_parser = super::choice::<Balance>(), default_value_t = Balance::None)]
     balance: Balance,
 
     /// Write only shard K of N of the --count puzzles: a contiguous range of their indices

@@ -37,8 +37,22 @@ use clap::{Args, Parser, Subcommand};
 
 use sudolab::corpus::{Format, Source};
 use sudolab::experiment::Shard;
-use sudolab::model::{Features, RulesSpec, Shape};
+use sudolab::model::{Choice, Features, RulesSpec, Shape};
 use sudolab::strategy::{self, Counter, Limits, Strategy};
+
+/// The value parser of a library [`Choice`]: its names, each with its help, as clap's possible
+/// values.
+fn choice<T: Choice>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    PossibleValuesParser::new(
+        T::ALL
+            .iter()
+            .map(|value| PossibleValue::new(value.name()).help(value.help())),
+    )
+    .map(|name| {
+        sudolab::model::parse_choice::<T>(&name).expect("clap passes only the choice's own names")
+    })
+}
 
 /// Run Sudoku puzzles of any size through several solving strategies and compare what each
 /// found and what it cost.
@@ -257,7 +271,7 @@ struct InputArgs {
 #[derive(Clone, Copy, Debug, Args)]
 struct ReadArgs {
     /// Input form; 'auto' decides from the first puzzle of each file.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
+    #[arg(long, short = 'f', value_parser = choice::<Format>(), default_value_t = Format::Auto)]
     format: Format,
 
     /// Box shape, rows x columns (2x3 for 6x6, 3x4 for 12x12); by default the most square box

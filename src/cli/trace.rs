@@ -118,7 +118,7 @@ impl TraceArgs {
 /// Parses trace's `-f/--format`, the input form as in every command; an output form there (the
 /// flag's meaning before) is refused with the flag that takes it now.
 fn parse_input_form(text: &str) -> Result<Format, String> {
-    if let Ok(format) = Format::from_str(text, false) {
+    if let Ok(format) = text.parse::<Format>() {
         return Ok(format);
     }
     if TraceFormat::from_str(text, false).is_ok() {

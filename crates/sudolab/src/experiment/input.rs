@@ -145,7 +145,7 @@ mod tests {
     use crate::experiment::Shard;
 
     fn walk(files: &[&str]) -> Walk {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
         Walk::new(
             files
                 .iter()

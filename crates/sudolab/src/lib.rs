@@ -64,7 +64,7 @@
 //! assert_eq!(to_line(&solution).unwrap(), "4213134221343421");
 //! ```
 
-pub mod certcheck;
+pub use sudolab_certcheck as certcheck;
 pub mod certify;
 pub mod check;
 pub mod corpus;

@@ -114,27 +114,19 @@ const CHUNK: usize = 32;
 /// one; with 256, 1.86 times).
 const BATCH_PER_JOB: usize = 256;
 
-/// In which order the searches of a batch run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Order {
-    /// Each strategy runs the whole batch back to back, then the next strategy (as tdoku's
-    /// harness does): its code and tables stay in the caches and branch predictors between
-    /// puzzles, so fast engines are timed as they run in a loop. The cross-check follows per
-    /// batch.
-    #[default]
-    Engine,
-    /// Every strategy on one puzzle, then the next puzzle: each engine starts cold, after the
-    /// others have run.
-    Puzzle,
-}
-
-impl fmt::Display for Order {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Order::Engine => "engine",
-            Order::Puzzle => "puzzle",
-        })
+crate::model::choice::choice! {
+    /// In which order the searches of a batch run.
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Order ("order", default Engine) {
+        /// Each strategy runs the whole batch back to back, then the next strategy (as tdoku's
+        /// harness does): its code and tables stay in the caches and branch predictors between
+        /// puzzles, so fast engines are timed as they run in a loop. The cross-check follows per
+        /// batch.
+        Engine = "engine",
+        /// Every strategy on one puzzle, then the next puzzle: each engine starts cold, after the
+        /// others have run.
+        Puzzle = "puzzle",
     }
 }
 

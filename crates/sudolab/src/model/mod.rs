@@ -1,6 +1,7 @@
 //! The vocabulary every other module speaks: shapes, grids, digit sets, text forms,
 //! transformations and certification. No IO, no search.
 
+pub(crate) mod choice;
 mod digits;
 mod format;
 mod grid;
@@ -10,6 +11,7 @@ mod shape;
 mod transform;
 mod validate;
 
+pub use choice::{Choice, UnknownChoice, names as choice_names, parse_choice};
 pub use digits::DigitSet;
 pub use format::{
     EMPTY_SYMBOLS, Found, LineRecord, MAX_LINE_SIDE, ParseError, count_tokens, describe_alphabet,

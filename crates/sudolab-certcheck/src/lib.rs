@@ -3,9 +3,9 @@
 //! and the givens, the blocking clause against the solution, the minimality witnesses, and the
 //! LRAT refutation with its own checker ([`lrat`]).
 //!
-//! This module is the trust base, kept small on purpose: it uses nothing of sudolab but itself
-//! (no `crate::model`, `crate::encode`, `crate::strategy`), only the standard library, so that a
-//! fault in the solvers or their encoders cannot make a wrong certificate pass. The bundle
+//! This crate is the trust base, kept small on purpose: it depends on no other crate, sudolab's
+//! included (its `Cargo.toml` has no dependencies), only the standard library, so that a fault
+//! in the solvers or their encoders cannot make a wrong certificate pass. The bundle
 //! format is documented in `docs/certificates.md`.
 
 pub mod lrat;

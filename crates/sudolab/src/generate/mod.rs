@@ -21,21 +21,22 @@ mod families;
 use crate::strategy::{Counter, Limits, Strategy, Verdict};
 pub use families::{Balance, hole_cells, latin_rules, latin_square, random_cages};
 
-/// The symmetry kept while removing clues: cells are removed a whole orbit at a time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Symmetry {
-    /// Any cell on its own.
-    #[default]
-    None,
-    /// 180-degree rotation about the centre.
-    Rot180,
-    /// 90-degree rotation (four-cell orbits).
-    Rot90,
-    /// Left-right mirror.
-    Mirror,
-    /// Reflection in the main diagonal.
-    Diagonal,
+crate::model::choice::choice! {
+    /// The symmetry kept while removing clues: cells are removed a whole orbit at a time.
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Symmetry ("symmetry", default None) {
+        /// Any cell on its own.
+        None = "none",
+        /// 180-degree rotation about the centre.
+        Rot180 = "rot180",
+        /// 90-degree rotation (four-cell orbits).
+        Rot90 = "rot90",
+        /// Left-right mirror.
+        Mirror = "mirror",
+        /// Reflection in the main diagonal.
+        Diagonal = "diagonal",
+    }
 }
 
 impl Symmetry {

@@ -247,7 +247,7 @@ fn metrics(puzzle: &Grid, max_depth: u32) -> (Option<Propagation>, Option<u32>) 
 
 /// Every puzzle of a bundled file: (propagation level, T&E depth up to 1), counted.
 fn tally(path: &str, check_plain: bool) -> Vec<(Option<Propagation>, Option<u32>, usize)> {
-    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
+    let text = std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR")))
         .expect("a bundled corpus file");
     let mut counts: Vec<(Option<Propagation>, Option<u32>, usize)> = Vec::new();
     for (index, line) in text.lines().enumerate() {

@@ -278,7 +278,7 @@ fn expect_end<'a>(tokens: &mut impl Iterator<Item = &'a str>, at: usize) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::certcheck::rules::encode;
+    use crate::rules::encode;
 
     /// (x1 or x2), (-x1 or x2), (x1 or -x2), (-x1 or -x2): unsatisfiable.
     fn four() -> Formula {

@@ -13,18 +13,19 @@ use crate::model::{CageSpec, Grid, Rules, RulesSpec, Shape, cell_name};
 
 use super::{below, shuffle};
 
-/// How a hole pattern spreads its holes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Balance {
-    /// Holes anywhere, uniformly at random.
-    #[default]
-    None,
-    /// The same number of holes in every row (as near as the count allows).
-    Rows,
-    /// The same number of holes in every row and every column (as near as the count allows):
-    /// the "balanced" instances of Kautz et al. (2001), which are the hardest.
-    Full,
+crate::model::choice::choice! {
+    /// How a hole pattern spreads its holes.
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Balance ("balance", default None) {
+        /// Holes anywhere, uniformly at random.
+        None = "none",
+        /// The same number of holes in every row (as near as the count allows).
+        Rows = "rows",
+        /// The same number of holes in every row and every column (as near as the count allows):
+        /// the "balanced" instances of Kautz et al. (2001), which are the hardest.
+        Full = "full",
+    }
 }
 
 /// A uniformly random Latin square of order `order` (1 to 64), by Jacobson and Matthews'

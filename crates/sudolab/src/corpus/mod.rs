@@ -14,9 +14,6 @@ mod pipeline;
 mod reader;
 mod walk;
 
-use std::fmt;
-use std::str::FromStr;
-
 pub use block::{Block, Place};
 pub use json::{MAX_JSON_VALUE_BYTES, grid_to_json, parse_json};
 pub use pipeline::{ReadNext, run_blocks};
@@ -25,43 +22,21 @@ pub use walk::{Met, Source, Walk, Walked};
 
 use crate::model::{Grid, ParseError};
 
-/// The text form of a puzzle file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Decided from the first puzzle: JSON when it opens with `[` or `{`, the grid form when it
-    /// is a row of small numbers, the line form otherwise.
-    #[default]
-    Auto,
-    /// One puzzle per line, `n*n` symbols.
-    Line,
-    /// `n` lines of `n` numbers per puzzle, puzzles separated by a blank line.
-    Grid,
-    /// A JSON array of rows, an object `{"box": [r, c], "cells": [...]}`, or an array of those.
-    Json,
-    /// A TOML document: one puzzle (the JSON object's members as keys) or `[[puzzles]]`;
-    /// chosen by default for files whose name ends in `.toml`.
-    Toml,
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Format::Auto => "auto",
-            Format::Line => "line",
-            Format::Grid => "grid",
-            Format::Json => "json",
-            Format::Toml => "toml",
-        })
-    }
-}
-
-impl FromStr for Format {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Format, String> {
-        <Format as clap::ValueEnum>::from_str(text, true).map_err(|_| {
-            format!("unknown format '{text}'; valid formats: auto, line, grid, json, toml")
-        })
+crate::model::choice::choice! {
+    /// The text form of a puzzle file.
+    pub enum Format ("format", default Auto) {
+        /// Decided from the first puzzle: JSON when it opens with `[` or `{`, the grid form when it
+        /// is a row of small numbers, the line form otherwise.
+        Auto = "auto",
+        /// One puzzle per line, `n*n` symbols.
+        Line = "line",
+        /// `n` lines of `n` numbers per puzzle, puzzles separated by a blank line.
+        Grid = "grid",
+        /// A JSON array of rows, an object `{"box": [r, c], "cells": [...]}`, or an array of those.
+        Json = "json",
+        /// A TOML document: one puzzle (the JSON object's members as keys) or `[[puzzles]]`;
+        /// chosen by default for files whose name ends in `.toml`.
+        Toml = "toml",
     }
 }
 

@@ -38,7 +38,7 @@ fn board_a_is_solved_by_singles_and_every_step_is_right() {
 /// Every puzzle with a known solution in a bundled file: the path never contradicts the
 /// solution, and ends solved or stopped; returns (solved, stopped).
 fn replay_file(path: &str) -> (usize, usize) {
-    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
+    let text = std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR")))
         .expect("a bundled corpus file");
     let (mut solved, mut stopped) = (0, 0);
     for (index, line) in text.lines().enumerate() {
@@ -385,7 +385,7 @@ fn not_proper_puzzles_have_no_path() {
 fn sixteen_by_sixteen_singles_and_subsets_run_and_stay_right() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/corpora/generated/16x16.txt"
+        "/../../corpora/generated/16x16.txt"
     ))
     .unwrap();
     let line = text.lines().find(|l| !l.starts_with('#')).unwrap();

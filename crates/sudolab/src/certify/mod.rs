@@ -18,7 +18,7 @@ mod sat;
 mod tree;
 mod unit;
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
 use crate::certcheck::{ENCODING, MAGIC};
 use crate::encode::{Cnf, Encoding};
@@ -27,31 +27,21 @@ use crate::strategy::{self, Limits, Verdict};
 
 use unit::Propagator;
 
-/// Which proof producer writes the refutations.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Producer {
-    /// The tree where its proof is small (up to 32 bytes per variable of the CNF: 23 KB at
-    /// 9x9), sat where it is not.
-    #[default]
-    Auto,
-    /// The search tree: DLX-style branching over the CNF with unit propagation.
-    Tree,
-    /// varisat, its proof turned into LRAT by varisat-lrat.
-    Sat,
+crate::model::choice::choice! {
+    /// Which proof producer writes the refutations.
+    pub enum Producer ("producer", default Auto) {
+        /// The tree where its proof is small (up to 32 bytes per variable of the CNF: 23 KB at
+        /// 9x9), sat where it is not.
+        Auto = "auto",
+        /// The search tree: DLX-style branching over the CNF with unit propagation.
+        Tree = "tree",
+        /// varisat, its proof turned into LRAT by varisat-lrat.
+        Sat = "sat",
+    }
 }
 
 /// `auto`'s budget for a tree proof, in bytes per variable of the CNF.
 const AUTO_TREE_BYTES_PER_VAR: u64 = 32;
-
-impl fmt::Display for Producer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Producer::Auto => "auto",
-            Producer::Tree => "tree",
-            Producer::Sat => "sat",
-        })
-    }
-}
 
 /// The largest side certified: the checker's limit.
 pub const MAX_SIDE: usize = crate::certcheck::MAX_SIDE;

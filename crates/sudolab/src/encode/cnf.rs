@@ -15,31 +15,22 @@
 //! variable in `c sudolab ...` comment lines, so that [`decode_dimacs_model`] can turn any
 //! solver's model back into a grid without the original puzzle file.
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
 use super::Propagated;
 use crate::model::rules::RuleCheck;
 use crate::model::{DigitSet, Grid, Rules, RulesSpec, Shape, find_conflict};
 
-/// Which CNF encoding to build.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Encoding {
-    /// Lynce and Ouaknine's minimal encoding.
-    Minimal,
-    /// Lynce and Ouaknine's extended encoding.
-    Extended,
-    /// The extended encoding over the candidates left by the givens (Kwon and Jain).
-    #[default]
-    Reduced,
-}
-
-impl fmt::Display for Encoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Encoding::Minimal => "minimal",
-            Encoding::Extended => "extended",
-            Encoding::Reduced => "reduced",
-        })
+crate::model::choice::choice! {
+    /// Which CNF encoding to build.
+    #[derive(Hash)]
+    pub enum Encoding ("encoding", default Reduced) {
+        /// Lynce and Ouaknine's minimal encoding.
+        Minimal = "minimal",
+        /// Lynce and Ouaknine's extended encoding.
+        Extended = "extended",
+        /// The extended encoding over the candidates left by the givens (Kwon and Jain).
+        Reduced = "reduced",
     }
 }
 
