@@ -73,6 +73,7 @@ pub mod experiment;
 pub mod generate;
 pub mod human;
 pub mod model;
+pub mod plan;
 pub mod report;
 pub mod strategy;
 pub mod trace;

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::check::Run;
 use crate::model::{Grid, solves, validate};
+use crate::plan::Repeats;
 use crate::strategy::{Limits, Outcome, Stop, Strategy};
 
 /// Solutions recorded per search before the callback starts certifying inline.
@@ -33,24 +34,6 @@ pub fn timer_overhead() -> Duration {
         empty.sort_unstable();
         empty[empty.len() / 2]
     })
-}
-
-/// What a measurement repeats: untimed warm-up searches first, then timed ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Repeats {
-    /// Untimed searches before the timed ones (to warm caches and branch predictors).
-    pub warmup: u32,
-    /// Timed searches (at least one); the best and the median are reported.
-    pub timed: u32,
-}
-
-impl Default for Repeats {
-    fn default() -> Repeats {
-        Repeats {
-            warmup: 0,
-            timed: 1,
-        }
-    }
 }
 
 /// Scratch space reused from one chunk of searches to the next, so that recording a solution

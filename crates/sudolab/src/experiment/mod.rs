@@ -48,61 +48,35 @@ pub mod provenance;
 mod side;
 mod walk;
 
-use std::fmt;
 use std::ops::ControlFlow;
-use std::str::FromStr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use crate::check::{Claims, Problem, Run, cross_check};
 use crate::corpus::{ReadNext, run_blocks};
 use crate::model::{Grid, to_one_line};
 use crate::report::{PuzzleProblem, Row};
-use crate::strategy::{Limits, Stop, Strategy, Verdict};
+use crate::strategy::{Stop, Verdict};
 
 pub use file::{Experiment, ExperimentError};
 pub use input::{InputProblem, Items, Sides, attach, count_selected};
 use measure::{Clock, measure_into};
-pub use measure::{Repeats, Scratch, measure, measure_all, timer_overhead};
+pub use measure::{Scratch, measure, measure_all, timer_overhead};
 pub use side::{SideError, SideFile, SideKind};
 pub use walk::{Input, run_walk};
 
-/// Parses `500ms`, `10s`, `2m`, `1h` or a bare number of seconds; `0` and `none` are zero
-/// (no time limit).
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let text = text.trim();
-    if text == "none" {
-        return Ok(std::time::Duration::ZERO);
-    }
-    let split = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: f64 = number
-        .parse()
-        .map_err(|_| format!("expected a duration such as 500ms, 10s or 2m, found '{text}'"))?;
-    let seconds = match unit.trim() {
-        "ms" => number / 1000.0,
-        "" | "s" => number,
-        "m" | "min" => number * 60.0,
-        "h" => number * 3600.0,
-        other => return Err(format!("unknown time unit '{other}'; use ms, s, m or h")),
-    };
-    std::time::Duration::try_from_secs_f64(seconds)
-        .map_err(|err| format!("bad duration '{text}': {err}"))
+pub use crate::plan::{
+    Entry, Item, MAX_JOBS, MAX_REPEATS, MAX_SHARDS, Order, Plan, Repeats, Selection, Shard,
+    ShardError, parse_duration,
+};
+
+/// Whether the searches of `plan` are timed.
+fn clock(plan: &Plan) -> Clock {
+    if plan.untimed { Clock::Off } else { Clock::On }
 }
-
-/// The most jobs (worker threads) a plan may ask for: one thread per job, and thousands of
-/// them only exhaust the machine (issue 22, D18).
-pub const MAX_JOBS: usize = 1024;
-
-/// The most timed (or warm-up) searches per puzzle and strategy.
-pub const MAX_REPEATS: u32 = 10_000;
 
 /// How many puzzles one worker searches back to back in engine order before it certifies
 /// their answers: long enough for a loop, short enough that the chunks of a batch spread
@@ -113,294 +87,6 @@ const CHUNK: usize = 32;
 /// leaves the other threads idle (with 16 per job, two jobs gave 1.53 times the throughput of
 /// one; with 256, 1.86 times).
 const BATCH_PER_JOB: usize = 256;
-
-crate::model::choice::choice! {
-    /// In which order the searches of a batch run.
-    #[derive(Serialize, Deserialize)]
-    #[serde(rename_all = "snake_case")]
-    pub enum Order ("order", default Engine) {
-        /// Each strategy runs the whole batch back to back, then the next strategy (as tdoku's
-        /// harness does): its code and tables stay in the caches and branch predictors between
-        /// puzzles, so fast engines are timed as they run in a loop. The cross-check follows per
-        /// batch.
-        Engine = "engine",
-        /// Every strategy on one puzzle, then the next puzzle: each engine starts cold, after the
-        /// others have run.
-        Puzzle = "puzzle",
-    }
-}
-
-/// One part of a corpus split into `count` shards: the puzzles whose position modulo `count` is
-/// `index - 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// One-based: 1 ..= count.
-    pub index: u64,
-    /// How many shards the corpus is split into.
-    pub count: u64,
-}
-
-/// The most shards a run may be split into (and a report may claim to be one of): far more
-/// than any cluster runs, and small enough that a merge can list the missing ones.
-pub const MAX_SHARDS: u64 = 1_000_000;
-
-/// A shard that is not `K/N` with `1 <= K <= N`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ShardError {
-    /// More shards than [`MAX_SHARDS`].
-    #[error("{0} shards are more than the {MAX_SHARDS} a run may be split into")]
-    TooMany(u64),
-    /// Not of the form `K/N`.
-    #[error("expected K/N with 1 <= K <= N, such as 2/4; found '{0}'")]
-    Malformed(String),
-    /// `--shard auto` outside a job array.
-    #[error(
-        "--shard auto found no job array: set SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT \
-         (a Slurm array job), or give K/N"
-    )]
-    NoArray,
-    /// `--shard auto/N` outside a job array or GNU parallel.
-    #[error(
-        "--shard auto/N found no task number: run it in a Slurm array job \
-         (SLURM_ARRAY_TASK_ID) or under GNU parallel (PARALLEL_SEQ), or give K/N"
-    )]
-    NoTask,
-    /// A job-array variable that is not a number.
-    #[error("{name}='{value}' is not a task number")]
-    BadVariable {
-        /// The environment variable.
-        name: &'static str,
-        /// Its value.
-        value: String,
-    },
-}
-
-impl Shard {
-    /// Whether the puzzle at `ordinal` (0-based over the whole input) belongs to this shard.
-    pub fn keeps(self, ordinal: u64) -> bool {
-        ordinal % self.count == self.index - 1
-    }
-
-    /// The part `[start, end)` of `0..total` this shard takes when the work is a range of
-    /// indices (the generator's puzzles): contiguous, sizes differing by at most one, and the
-    /// shards `1..=N` together cover the range once.
-    pub fn range(self, total: u64) -> std::ops::Range<u64> {
-        let share = |k: u64| (u128::from(total) * u128::from(k) / u128::from(self.count)) as u64;
-        share(self.index - 1)..share(self.index)
-    }
-
-    /// The shard of this task of a Slurm job array: task `SLURM_ARRAY_TASK_ID` (counted from
-    /// `SLURM_ARRAY_TASK_MIN`, 1 by default) of `SLURM_ARRAY_TASK_COUNT`.
-    pub fn from_job_array(var: impl Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
-        let (Some(index), Some(count)) = (
-            slurm_task(&var)?,
-            task_number(&var, "SLURM_ARRAY_TASK_COUNT")?,
-        ) else {
-            return Err(ShardError::NoArray);
-        };
-        if count > MAX_SHARDS {
-            return Err(ShardError::TooMany(count));
-        }
-        if count == 0 || index == 0 || index > count {
-            return Err(ShardError::Malformed(format!(
-                "{index}/{count} (from SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and \
-                 SLURM_ARRAY_TASK_COUNT)"
-            )));
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Shard `K` of `count`, `K` being this task's number: a Slurm array task's (counted from
-    /// `SLURM_ARRAY_TASK_MIN`), or GNU parallel's job sequence number `PARALLEL_SEQ` (not its
-    /// slot, `{%}`, which repeats when there are more jobs than slots).
-    pub fn from_task(
-        var: impl Fn(&str) -> Option<String>,
-        count: u64,
-        text: &str,
-    ) -> Result<Shard, ShardError> {
-        let index = if let Some(index) = slurm_task(&var)? {
-            index
-        } else if let Some(seq) = task_number(&var, "PARALLEL_SEQ")? {
-            seq
-        } else {
-            return Err(ShardError::NoTask);
-        };
-        if index == 0 || index > count {
-            return Err(ShardError::Malformed(format!(
-                "{text} (task {index} of {count})"
-            )));
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-/// This Slurm array task's one-based place in its array (`SLURM_ARRAY_TASK_ID` counted from
-/// `SLURM_ARRAY_TASK_MIN`, 1 when unset), if it is one.
-fn slurm_task(var: &impl Fn(&str) -> Option<String>) -> Result<Option<u64>, ShardError> {
-    let Some(id) = task_number(var, "SLURM_ARRAY_TASK_ID")? else {
-        return Ok(None);
-    };
-    let min = task_number(var, "SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
-    Ok(Some(id.wrapping_sub(min).wrapping_add(1)))
-}
-
-/// A job-array variable as a number, if it is set.
-fn task_number(
-    var: &impl Fn(&str) -> Option<String>,
-    name: &'static str,
-) -> Result<Option<u64>, ShardError> {
-    var(name)
-        .map(|value| {
-            value.trim().parse().map_err(|_| ShardError::BadVariable {
-                name,
-                value: value.clone(),
-            })
-        })
-        .transpose()
-}
-
-impl FromStr for Shard {
-    type Err = ShardError;
-
-    /// `K/N`; `auto` for the task of a Slurm job array; `auto/N` for this task's shard of `N`
-    /// (a Slurm array task or a GNU parallel job).
-    fn from_str(text: &str) -> Result<Shard, ShardError> {
-        let env = |name: &str| std::env::var(name).ok();
-        if text.trim() == "auto" {
-            return Shard::from_job_array(env);
-        }
-        let bad = || ShardError::Malformed(text.to_string());
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let count: u64 = n.trim().parse().map_err(|_| bad())?;
-        if count > MAX_SHARDS {
-            return Err(ShardError::TooMany(count));
-        }
-        if k.trim() == "auto" && count > 0 {
-            return Shard::from_task(env, count, text);
-        }
-        let index: u64 = k.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// Which puzzles of the input a run takes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Selection {
-    /// Every puzzle.
-    #[default]
-    All,
-    /// A uniform random sample of `size` puzzles (reservoir sampling, drawn by `seed` from a
-    /// ChaCha8 stream), run in input order.
-    Sample {
-        /// Puzzles in the sample.
-        size: u64,
-        /// Seed of the draw.
-        seed: u64,
-    },
-    /// One shard.
-    Shard(Shard),
-}
-
-/// One strategy of a plan, with its own limits.
-#[derive(Clone, Debug)]
-pub struct Entry {
-    /// The engine.
-    pub strategy: &'static dyn Strategy,
-    /// What each of its searches may spend.
-    pub limits: Limits,
-}
-
-/// What an experiment runs: plain data, built from command-line options, an experiment file or
-/// code.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    /// The strategies, in the order of the report.
-    pub entries: Vec<Entry>,
-    /// Untimed and timed searches per puzzle and strategy.
-    pub repeats: Repeats,
-    /// In which order a batch's searches run.
-    pub order: Order,
-    /// Puzzles searched in parallel (each search on one thread).
-    pub jobs: usize,
-    /// Which puzzles of the input run.
-    pub selection: Selection,
-    /// Set to stop the run (Ctrl-C): searches stop, and [`run`] ends after the batch.
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// No clock read around the searches, for callers that show no time (`count` and `solve`
-    /// without `--stats`): every run's `best` and `median` are zero.
-    pub untimed: bool,
-}
-
-impl Plan {
-    /// Every strategy with the same limits, one timed search each, engine order, one job.
-    pub fn new(strategies: &[&'static dyn Strategy], limits: &Limits) -> Plan {
-        Plan {
-            entries: strategies
-                .iter()
-                .map(|&strategy| Entry {
-                    strategy,
-                    limits: limits.clone(),
-                })
-                .collect(),
-            repeats: Repeats::default(),
-            order: Order::default(),
-            jobs: 1,
-            selection: Selection::All,
-            cancel: None,
-            untimed: false,
-        }
-    }
-
-    /// The strategies' registry names, in order.
-    pub fn names(&self) -> Vec<String> {
-        self.entries
-            .iter()
-            .map(|entry| entry.strategy.name().to_string())
-            .collect()
-    }
-
-    fn limits(&self, entry: &Entry) -> Limits {
-        match &self.cancel {
-            Some(flag) => entry.limits.clone().with_cancel(Arc::clone(flag)),
-            None => entry.limits.clone(),
-        }
-    }
-
-    fn clock(&self) -> Clock {
-        if self.untimed { Clock::Off } else { Clock::On }
-    }
-
-    fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::SeqCst))
-    }
-}
-
-/// One puzzle to run, with where it came from and what its source claims.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
-    /// Position in the whole input (0-based, malformed records not counted); shards and
-    /// samples keep these positions, so their reports merge.
-    pub ordinal: u64,
-    /// Where it came from: `FILE:LINE`.
-    pub source: String,
-    /// The puzzle.
-    pub puzzle: Grid,
-    /// A solution the source gives.
-    pub solution: Option<Grid>,
-    /// An exact solution count the source gives.
-    pub count: Option<u64>,
-}
 
 /// One puzzle run by every strategy of a plan: the certified runs and the cross-check.
 #[derive(Clone, Debug)]
@@ -544,7 +230,7 @@ fn run_plan(plan: &Plan, puzzle: &Grid, scratch: &mut Scratch) -> Vec<Run> {
             entry.strategy,
             &[puzzle],
             limits,
-            (plan.repeats, plan.clock()),
+            (plan.repeats, clock(plan)),
             scratch,
             &mut runs,
         );
@@ -869,7 +555,7 @@ fn run_batch<T: Send>(
                                 entry.strategy,
                                 chunk,
                                 &limits,
-                                (plan.repeats, plan.clock()),
+                                (plan.repeats, clock(plan)),
                                 scratch,
                                 runs,
                             );

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -191,12 +191,7 @@ pub struct Generated {
     pub undecided: u64,
 }
 
-/// The random stream of puzzle `index` under `seed`.
-pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
+pub use crate::strategy::rng::stream;
 
 /// A uniform integer below `bound` (32-bit draws, identical on every platform).
 fn below(rng: &mut ChaCha8Rng, bound: usize) -> usize {

@@ -28,7 +28,7 @@ pub enum MergeError {
         file: String,
     },
     /// A report whose shard is not `K/N`.
-    #[error("{file}: shard '{shard}' is not K/N with 1 <= K <= N <= {max}", max = crate::experiment::MAX_SHARDS)]
+    #[error("{file}: shard '{shard}' is not K/N with 1 <= K <= N <= {max}", max = crate::plan::MAX_SHARDS)]
     BadShard {
         /// The report.
         file: String,
@@ -244,7 +244,7 @@ fn shard_of(file: &str, context: &Context) -> Result<(u64, u64), MergeError> {
     let (k, n): (u64, u64) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
     // A hostile N would make the missing-shard list exhaust memory (found by the report_read
     // fuzz target): no run has more than MAX_SHARDS shards.
-    if k == 0 || k > n || n > crate::experiment::MAX_SHARDS {
+    if k == 0 || k > n || n > crate::plan::MAX_SHARDS {
         return Err(bad());
     }
     Ok((k, n))

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::check::Problem;
-use crate::experiment::Order;
+use crate::plan::Order;
 use crate::strategy::{Counter, Stats, Stop, Verdict};
 
 pub use histogram::Histogram;

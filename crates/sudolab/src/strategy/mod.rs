@@ -13,6 +13,7 @@ mod fast;
 mod mrv;
 mod observe;
 mod registry;
+pub mod rng;
 mod sat;
 mod scan;
 mod stats;

@@ -213,7 +213,7 @@ pub(super) fn mrv_randomized<O: Observer>(
         &plain
     };
     let check = RuleCheck::new(rules);
-    let mut rng = crate::generate::stream(seed, 0);
+    let mut rng = super::rng::stream(seed, 0);
     let restarts = limits.restarts.filter(|_| limits.max_solutions == Some(1));
     let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
     let mut run = 1;
