@@ -28,12 +28,13 @@ use rayon::prelude::*;
 use sudolab::corpus::{Format, Met, Source, Walk};
 use sudolab::experiment::provenance;
 use sudolab::experiment::{
-    self, Experiment, InputProblem, Item, Items, Order, Plan, Repeats, Scratch, Selection, Shard,
+    self, Experiment, Hooks, Input, Item, Order, Plan, Puzzles, Repeats, Scratch, Selection,
+    Session, Shard, Sides,
 };
 use sudolab::generate::{self, Symmetry};
-use sudolab::model::{Shape, to_one_line};
-use sudolab::report::{Aggregator, Context, PuzzleProblem, Sink, counter_union};
-use sudolab::strategy::{self, Counter, Limits, Strategy};
+use sudolab::model::{Grid, Shape, to_one_line};
+use sudolab::report::{Context, PuzzleProblem, Row, Sink};
+use sudolab::strategy::{self, Counter, EngineChoice, Limits, Strategy};
 use sudolab::trace;
 
 use tables::{Columns, RowsBuilder};
@@ -91,21 +92,9 @@ fn detached<T: Send>(
     })
 }
 
-/// Resolves strategy names as the command line does: the unknown-strategy message lists the
-/// valid names; a name given twice is refused.
+/// Resolves strategy names by the library's rules, as the command line does.
 fn strategies_named(names: &[String]) -> PyResult<Vec<&'static dyn Strategy>> {
-    let mut strategies: Vec<&'static dyn Strategy> = Vec::with_capacity(names.len());
-    for name in names {
-        let strategy =
-            strategy::find(name.trim()).map_err(|err| errors::option(&err.to_string()))?;
-        if strategies.iter().any(|s| s.name() == strategy.name()) {
-            return Err(errors::option(&format!(
-                "strategy '{}' is listed twice; each strategy runs once",
-                strategy.name()
-            )));
-        }
-        strategies.push(strategy);
-    }
+    let strategies = strategy::find_all(names).map_err(|err| errors::option(&err.to_string()))?;
     if strategies.is_empty() {
         return Err(errors::option("strategies: give at least one strategy"));
     }
@@ -192,25 +181,22 @@ struct Collected {
     interrupted: bool,
 }
 
-/// Report files written as the command line's `--report` writes them: opened before the run,
-/// fed every row, finished with the aggregates.
+/// Report files written as the command line's `--report` writes them: opened before the run
+/// (a bad path fails at once), then fed and finished by the session.
 struct Reports {
     sinks: Vec<Sink>,
-    aggregator: Aggregator,
     context: Context,
 }
 
 impl Reports {
     fn open(plan: &Plan, limits: &Limits, paths: &[PathBuf], command: String) -> PyResult<Self> {
-        let names = plan.names();
         let sinks = paths
             .iter()
-            .map(|path| Sink::create(path, &counter_union(&names)))
+            .map(|path| Sink::create(path, &plan.counters()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|err| errors::input(&err.to_string()))?;
         Ok(Reports {
             sinks,
-            aggregator: Aggregator::new(names, None),
             context: provenance::context(plan, limits, &[puzzles::NAME.to_string()], command),
         })
     }
@@ -233,47 +219,38 @@ fn inputs_of(items: &[Item]) -> Vec<String> {
     inputs
 }
 
-/// Runs `plan` over the puzzles `items` gives (called on the worker thread), every row and
-/// problem collected in input order, and written to the reports when there are any.
+/// Runs `plan` over `puzzles` (called on the worker thread) through the library's session:
+/// every row and problem collected in input order, and written to the reports when there are
+/// any.
 fn collect(
     plan: &Plan,
-    items: impl IntoIterator<Item = Item>,
+    puzzles: Puzzles<'_>,
     with_solutions: bool,
-    mut reports: Option<Reports>,
+    reports: Option<Reports>,
 ) -> Result<Collected, String> {
-    let mut rows = RowsBuilder::new(&counter_union(&plan.names()), with_solutions);
-    let mut problems = Vec::new();
-    let ended = experiment::run(plan, items, |checked| {
-        problems.extend(checked.puzzle_problems());
-        for (row, run) in checked.rows().into_iter().zip(&checked.runs) {
-            let solution = run.solution.as_ref().map(to_one_line);
-            rows.add(&row, solution.as_deref());
-            if let Some(reports) = &mut reports {
-                for sink in &mut reports.sinks {
-                    sink.row(&row).map_err(|err| err.to_string())?;
-                }
-                reports.aggregator.add(row);
-            }
-        }
-        Ok::<(), String>(())
-    })
-    .map_err(|err| err.to_string())??;
-    if let Some(reports) = reports {
-        let report = reports.aggregator.report(
-            reports.context,
-            Vec::new(),
-            problems.clone(),
-            !ended.interrupted,
-        );
-        for sink in reports.sinks {
-            sink.finish(&report).map_err(|err| err.to_string())?;
-        }
-    }
+    let mut rows = RowsBuilder::new(&plan.counters(), with_solutions);
+    let (sinks, context) = reports.map_or_else(Default::default, |reports| {
+        (reports.sinks, reports.context)
+    });
+    let session = Session {
+        plan: plan.clone(),
+        context,
+        baseline: None,
+        sinks,
+    };
+    let mut add_row = |row: &Row, solution: Option<&str>| rows.add(row, solution);
+    let hooks = Hooks {
+        progress: &|_| {},
+        skipped: &mut |_| {},
+        problem: &mut |_| {},
+        row: Some(&mut add_row),
+    };
+    let compared = experiment::compare(session, puzzles, hooks).map_err(|err| err.to_string())?;
     Ok(Collected {
         rows,
-        problems,
-        input_errors: Vec::new(),
-        interrupted: ended.interrupted,
+        problems: compared.report.problems,
+        input_errors: compared.report.input_errors,
+        interrupted: compared.ended.interrupted,
     })
 }
 
@@ -364,7 +341,8 @@ fn py_experiment(
             reports.context.inputs = inputs_of(&items);
             reports
         });
-        collect(&plan, items, solutions, reports).map_err(Ok)
+        collect(&plan, Puzzles::Items(Box::new(items.into_iter())), solutions, reports)
+            .map_err(Ok)
     })?;
     match collected {
         Ok(collected) => comparison(collected),
@@ -384,18 +362,12 @@ fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
     let sources = experiment.sources.clone();
     let sides = experiment.sides.clone();
     let collected = detached(py, &cancel, move || {
-        let mut input_errors = Vec::new();
-        let mut fatal = None;
-        let items = Items::new(Walk::new(sources), sides, |problem| match problem {
-            InputProblem::Skipped(message) => input_errors.push(message),
-            InputProblem::Fatal(err) => fatal = Some(err.to_string()),
-        });
-        let mut collected = collect(&plan, items, false, None)?;
-        if let Some(fatal) = fatal {
-            return Err(fatal);
-        }
-        collected.input_errors = input_errors;
-        Ok(collected)
+        let input = Input {
+            walk: Walk::new(sources),
+            sides,
+            whole: Sides::default(),
+        };
+        collect(&plan, Puzzles::Walk(Box::new(input)), false, None)
     })?
     .map_err(|message| errors::input(&message))?;
     Ok((comparison(collected)?, experiment.name))
@@ -413,7 +385,7 @@ fn read(
 ) -> PyResult<PyTable> {
     let format: Format = format
         .parse()
-        .map_err(|message: String| errors::option(&format!("format: {message}")))?;
+        .map_err(|err| errors::option(&format!("format: {err}")))?;
     let shape = shape(r#box)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let sources: Vec<Source> = paths
@@ -539,30 +511,6 @@ fn strategy_names() -> Vec<&'static str> {
     strategy::names()
 }
 
-/// What `verify` says of one puzzle: the problems, in the command line's words.
-fn verify_one(
-    item: &Item,
-    verifiers: &[&'static dyn Strategy],
-    limits: &Limits,
-    scratch: &mut Scratch,
-) -> (Vec<String>, Vec<&'static str>) {
-    let usable: Vec<&'static dyn Strategy> = verifiers
-        .iter()
-        .copied()
-        .filter(|v| v.accepts(&item.puzzle).is_ok())
-        .collect();
-    let plan = Plan::new(&usable, limits);
-    let mut problems = experiment::check(&plan, item.clone(), scratch).uniqueness_problems();
-    if usable.len() < 2 {
-        let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
-        problems.push(format!(
-            "fewer than two of {} take {} boxes",
-            names.join(", "),
-            item.puzzle.shape()
-        ));
-    }
-    (problems, usable.iter().map(|v| v.name()).collect())
-}
 
 /// Re-proves each puzzle unique with several engines (`sudolab verify`).
 #[pyfunction]
@@ -575,15 +523,9 @@ fn verify(
     jobs: Option<i64>,
     r#box: Option<&str>,
 ) -> PyResult<PyTable> {
-    let verifiers = strategies_named(&strategies)?;
-    if verifiers.len() < 2 {
-        let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
-        return Err(errors::option(&format!(
-            "verify needs at least two different strategies, so that each answer is re-proven \
-             by another method (given: {}); the default is fast,dlx-knuth,sat",
-            names.join(", ")
-        )));
-    }
+    strategies_named(&strategies)?;
+    let verifiers =
+        sudolab::check::verifiers(&strategies).map_err(|err| errors::option(&err.to_string()))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let mut limits = Limits::solutions(2).with_cancel(Arc::clone(&cancel));
     if let Some(timeout) = duration("timeout", timeout)? {
@@ -602,7 +544,7 @@ fn verify(
             items
                 .par_iter()
                 .map_init(Scratch::default, |scratch, item| {
-                    verify_one(item, &verifiers, &limits, scratch)
+                    experiment::verify(item.clone(), &verifiers, &limits, scratch)
                 })
                 .collect()
         });
@@ -613,10 +555,10 @@ fn verify(
         Err(Err(parse)) => return Err(errors::parse(&parse)),
         Err(Ok(internal)) => return Err(errors::internal(&internal)),
     };
-    let by: Vec<String> = results.iter().map(|(_, by)| by.join(",")).collect();
+    let by: Vec<String> = results.iter().map(|done| done.by.join(",")).collect();
     let problems: Vec<Option<String>> = results
         .iter()
-        .map(|(problems, _)| (!problems.is_empty()).then(|| problems.join("; ")))
+        .map(|done| (!done.verified()).then(|| done.problems.join("; ")))
         .collect();
     let lines: Vec<String> = items.iter().map(|i| to_one_line(&i.puzzle)).collect();
     let mut columns = Columns::default();
@@ -649,18 +591,9 @@ fn py_generate(
     jobs: Option<i64>,
 ) -> PyResult<PyTable> {
     let shape = self::shape(Some(r#box))?.expect("a shape was given");
-    let symmetry = match symmetry {
-        "none" => Symmetry::None,
-        "rot180" => Symmetry::Rot180,
-        "rot90" => Symmetry::Rot90,
-        "mirror" => Symmetry::Mirror,
-        "diagonal" => Symmetry::Diagonal,
-        other => {
-            return Err(errors::option(&format!(
-                "symmetry: expected none, rot180, rot90, mirror or diagonal, found '{other}'"
-            )));
-        }
-    };
+    let symmetry: Symmetry = symmetry
+        .parse()
+        .map_err(|err| errors::option(&format!("symmetry: {err}")))?;
     let options = generate::Options {
         shape,
         clues,
@@ -671,19 +604,11 @@ fn py_generate(
     options
         .check()
         .map_err(|err| errors::option(&err.to_string().replace("--clues", "clues")))?;
-    // `auto`: the fastest checker measured for the size (as the command line's).
-    let checker_name = match checker.trim() {
-        "auto" if shape.side() <= 12 => "fast",
-        "auto" => "sat",
-        name => name,
-    };
-    let checker = strategies_named(&[checker_name.to_string()])?[0];
-    if let Err(reason) = checker.supports(shape) {
-        return Err(errors::option(&format!(
-            "checker: {} cannot check {shape} boxes: {reason}",
-            checker.name()
-        )));
-    }
+    let checker = checker
+        .parse::<EngineChoice>()
+        .map_err(|err| errors::option(&err.to_string()))?
+        .resolve(&Grid::empty(shape))
+        .map_err(|err| errors::option(&format!("checker: {err}")))?;
     let jobs = self::jobs(jobs)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
@@ -719,7 +644,8 @@ fn py_generate(
         .u32s("clues", generated.iter().map(|g| Some(g.clues as u32)))
         .bools("target_met", generated.iter().map(|g| g.target_met))
         .u64s("checks", generated.iter().map(|g| Some(g.checks)))
-        .u64s("undecided", generated.iter().map(|g| Some(g.undecided)));
+        .u64s("undecided", generated.iter().map(|g| Some(g.undecided)))
+        .strings("checker", generated.iter().map(|_| Some(checker.name())));
     columns.finish()
 }
 
@@ -848,7 +774,7 @@ fn rust_baseline(
     let seconds = detached(py, &cancel, move || {
         let started = Instant::now();
         let items = puzzles::parse(raw, None)?;
-        let collected = collect(&plan, items, false, None)?;
+        let collected = collect(&plan, Puzzles::Items(Box::new(items.into_iter())), false, None)?;
         let table = collected.rows.finish().map_err(|err| err.to_string())?;
         let seconds = started.elapsed().as_secs_f64();
         drop(table);

@@ -97,3 +97,19 @@ def test_python_reports_merge_with_the_cli(root, cli, tmp_path, monkeypatch):
     ]
     assert merged["complete"] is True
     assert [s["unique"] for s in merged["summary"]] == [s["unique"] for s in whole["summary"]]
+
+
+def test_generate_auto_takes_the_same_checker_as_the_cli(root, cli):
+    # 14x14: the sizes where the command line and Python once chose differently; 49x49: beyond
+    # sat's largest board, where auto falls back to fast.
+    for box, clues, expected in [("2x7", "150", "sat"), ("7x7", "2300", "fast")]:
+        done = subprocess.run(
+            [str(cli), "generate", "--box", box, "-c", "1", "--clues", clues, "--json", "--stats"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        cli_checker = done.stderr.split("checker ")[1].split(")")[0]
+        generated = sudolab.generate(1, box=box, clues=int(clues)).to_pylist()
+        assert [row["checker"] for row in generated] == [cli_checker] == [expected], box

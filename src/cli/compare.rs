@@ -1,11 +1,12 @@
 //! `sudolab compare`: the command-line face of the experiment pipeline. The arguments become a
-//! [`Plan`]; [`execute`] (shared with `sudolab run`) adds the report files, the progress bar
-//! and Ctrl-C, and hands the rest to [`experiment::run_mapped`].
+//! [`Plan`]; [`execute`] (shared with `sudolab run`) opens the report files, draws the progress
+//! bar, handles Ctrl-C and prints; the session itself is the library's
+//! ([`experiment::compare`]).
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -14,10 +15,10 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use sudolab::corpus::{Source, Walk};
 use sudolab::experiment::{
-    self, Input, InputProblem, Order, Plan, Repeats, Selection, Shard, SideFile, SideKind, Sides,
-    provenance,
+    self, Compared, Hooks, Input, Order, Plan, Puzzles, Repeats, Selection, Session, Shard,
+    SideFile, SideKind, Sides, provenance,
 };
-use sudolab::report::{Aggregator, PuzzleProblem, Report, Row, Sink, counter_union, text};
+use sudolab::report::{PuzzleProblem, Report, Sink, text};
 use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::input::ErrorNotes;
@@ -178,11 +179,10 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
 /// fails at once), runs the plan with a progress bar and Ctrl-C, prints problems as they come
 /// and the table at the end. Gives the exit status and the report.
 pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Report)> {
-    let names = execution.plan.names();
     let inputs: Vec<String> = execution.sources.iter().map(Source::name).collect();
     refuse_reports_over_inputs(&execution)?;
-    let counters = counter_union(&names);
-    let mut sinks = execution
+    let counters = execution.plan.counters();
+    let sinks = execution
         .reports
         .iter()
         .map(|path| Sink::create(path, &counters))
@@ -198,47 +198,37 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     if execution.sources.iter().any(Source::is_stdin) && io::stdin().is_terminal() {
         note!("sudolab: reading puzzles from standard input (end with Ctrl-D)");
     }
-    let mut input_errors = Vec::new();
-    let mut fatal = None;
     let mut notes = ErrorNotes::default();
     let input = Input {
         walk: Walk::new(execution.sources.clone()),
         sides: execution.sides.clone(),
         whole: execution.input_sides.clone(),
     };
-    let on_problem = |problem| match problem {
-        InputProblem::Skipped(message) => {
-            // Messages start with their source's name; at most 20 are printed per source,
-            // and the report keeps them all.
-            let source = message.split(": ").next().unwrap_or_default().to_string();
-            progress.suspend(|| notes.note(&source, &message));
-            input_errors.push(message);
-        }
-        InputProblem::Fatal(err) => fatal = Some(err),
+    let session = Session {
+        plan: execution.plan,
+        context,
+        baseline: execution.baseline,
+        sinks,
     };
-    let tick = |searches: u64| progress.inc(searches);
-    let (aggregator, problems, ended) = run_plan(
-        &execution,
-        &names,
-        input,
-        on_problem,
-        &tick,
-        |problem| {
-            progress.suspend(|| print_problem(problem));
-        },
-        &mut sinks,
-    )?;
+    let mut skipped = |message: &str| {
+        // Messages start with their source's name; at most 20 are printed per source, and
+        // the report keeps them all.
+        let source = message.split(": ").next().unwrap_or_default().to_string();
+        progress.suspend(|| notes.note(&source, message));
+    };
+    let mut found = |problem: &PuzzleProblem| progress.suspend(|| print_problem(problem));
+    let hooks = Hooks {
+        progress: &|searches| progress.inc(searches),
+        skipped: &mut skipped,
+        problem: &mut found,
+        row: None,
+    };
+    let compared = experiment::compare(session, Puzzles::Walk(Box::new(input)), hooks);
     progress.finish_and_clear();
     notes.finish();
-    if let Some(err) = fatal {
-        return Err(err.into());
-    }
+    let Compared { report, ended } = compared?;
+    let interrupted = ended.interrupted;
 
-    let interrupted = ended.interrupted || cancel.load(Ordering::SeqCst);
-    let report = aggregator.report(context, input_errors, problems, !interrupted);
-    for sink in sinks {
-        sink.finish(&report)?;
-    }
     let mut stdout = io::stdout().lock();
     // Each problem went to standard error as it was found; on one terminal, the table does
     // not list them again (NEWCOMER.md #29). Redirected, both streams keep the full list.
@@ -266,67 +256,6 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         status = Status::Interrupted;
     }
     Ok((status, report))
-}
-
-/// Runs the plan over the input: rows and problems made on the workers, tallied there into one
-/// aggregator per part of each batch (merged exactly at the end); only the rows this thread
-/// keeps (the report's first rows) or a report file takes come to it, the others are dropped
-/// on the worker. Gives the aggregator, the problems and how the run ended.
-fn run_plan(
-    execution: &Execution,
-    names: &[String],
-    input: Input,
-    on_problem: impl FnMut(InputProblem),
-    tick: &(dyn Fn(u64) + Sync),
-    mut on_found: impl FnMut(&PuzzleProblem),
-    sinks: &mut [Sink],
-) -> anyhow::Result<(Aggregator, Vec<PuzzleProblem>, experiment::Ended)> {
-    let new_aggregator = || Aggregator::new(names.to_vec(), execution.baseline.clone());
-    let mut aggregator = new_aggregator();
-    let parts: Vec<Mutex<Aggregator>> = (0..experiment::parts(&execution.plan))
-        .map(|_| Mutex::new(new_aggregator()))
-        .collect();
-    let rows_wanted = AtomicBool::new(true);
-    let mut problems = Vec::new();
-    let on_worker = |checked: experiment::Checked| (checked.puzzle_problems(), checked.rows());
-    let tally = |part: usize, (_, rows): &mut (Vec<PuzzleProblem>, Vec<Row>)| {
-        let mut aggregator = parts[part].lock().unwrap_or_else(PoisonError::into_inner);
-        for row in rows.iter() {
-            aggregator.tally(row);
-        }
-        if !rows_wanted.load(Ordering::Relaxed) {
-            // Dropped here, on the worker, buffer and all.
-            drop(std::mem::take(rows));
-        }
-    };
-    let ended = experiment::run_walk(
-        &execution.plan,
-        input,
-        on_problem,
-        tick,
-        on_worker,
-        tally,
-        |(found, rows)| {
-            for problem in &found {
-                on_found(problem);
-            }
-            problems.extend(found);
-            for row in rows {
-                for sink in sinks.iter_mut() {
-                    sink.row(&row)?;
-                }
-                aggregator.keep(row);
-            }
-            if sinks.is_empty() && !aggregator.wants_rows() {
-                rows_wanted.store(false, Ordering::Relaxed);
-            }
-            Ok::<(), anyhow::Error>(())
-        },
-    )??;
-    for part in parts {
-        aggregator.merge(&part.into_inner().unwrap_or_else(PoisonError::into_inner));
-    }
-    Ok((aggregator, problems, ended))
 }
 
 /// A problem on standard error, as it is found: where, what, which strategies, the puzzle.

@@ -1,8 +1,6 @@
-//! `sudolab generate` (puzzles with a proven unique solution) and `sudolab verify` (uniqueness
-//! claims of existing files, re-proven by several engines).
+//! `sudolab generate`: puzzles with a proven unique solution.
 
 use std::io;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -16,14 +14,11 @@ use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
 
 use sudolab::generate::Balance;
 use sudolab::model::{Features, Grid, Rules, RulesSpec, Shape, to_line, to_one_line};
-use sudolab::strategy::{self, Limits, Strategy};
+use sudolab::strategy::{EngineChoice, Limits, Strategy};
 
 use super::human_filter::HumanFilterArgs;
-use super::input::{Done, for_each_record_in_parallel, key};
 use super::output::Out;
-use super::{
-    InputArgs, ShardArgs, Status, parse_duration, strategies_named, strategy_named, worker_pool,
-};
+use super::{Status, parse_duration, strategies_named, worker_pool};
 
 /// Which puzzles --rating keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -131,9 +126,9 @@ pub(crate) struct GenerateArgs {
     symmetry: Symmetry,
 
     /// The strategy that proves uniqueness after each removal (see 'sudolab strategies').
-    /// 'auto' takes the fastest measured for the size: fast up to 12x12, sat from 16x16 on
-    /// (minimal 16x16: 3.2 puzzles/s with sat, 2.0 with fast, 1.4 with dlx-knuth), and fast
-    /// above 36x36, where sat refuses the board.
+    /// 'auto' takes fast up to 12x12 and sat above, where clause learning decides minimal
+    /// puzzles that propagation and guessing take long on; when that one refuses the board
+    /// (sat above 36x36), the other. The same choice as certify's and Python's.
     #[arg(long, default_value = "auto")]
     checker: String,
 
@@ -697,40 +692,23 @@ fn passes_rating(
     Ok(false)
 }
 
-/// The checker `--checker NAME` names for `shape`, refused with the reason when it cannot
-/// check that shape. `auto` takes the fastest measured for the size (docs/benchmarks.md): `fast`
-/// up to 12x12, `sat` from 16x16 on, where clause learning beats propagation and guessing; when
-/// that one refuses the shape (`sat` above 36x36), the other.
+/// The checker `--checker NAME` names for puzzles like `sample`, or `auto`'s choice
+/// ([`EngineChoice`]); refused with the reason when it cannot check them.
 fn choose_checker(name: &str, sample: &Grid) -> anyhow::Result<&'static dyn Strategy> {
-    let shape = sample.shape();
-    let what = match sample.rules() {
-        Some(rules) => format!("{} puzzles", rules.name()),
-        None => format!("{shape} boxes"),
-    };
-    let (candidates, chosen_by) = if name.trim() == "auto" {
-        let order = if shape.side() >= 16 {
-            ["sat", "fast"]
+    let choice: EngineChoice = name.parse()?;
+    choice.resolve(sample).map_err(|err| {
+        let chosen_by = if err.auto {
+            " (chosen by --checker auto)"
         } else {
-            ["fast", "sat"]
+            ""
         };
-        let order = order.map(|name| strategy::find(name).expect("fast and sat are registered"));
-        (order.to_vec(), " (chosen by --checker auto)")
-    } else {
-        (vec![strategy_named(name)?], "")
-    };
-    if let Some(checker) = candidates.iter().find(|c| c.accepts(sample).is_ok()) {
-        return Ok(*checker);
-    }
-    let first = candidates[0];
-    let reason = first
-        .accepts(sample)
-        .err()
-        .map(|r| r.to_string())
-        .unwrap_or_default();
-    bail!(
-        "the checker {}{chosen_by} cannot check {what}: {reason}",
-        first.name()
-    );
+        anyhow::anyhow!(
+            "the checker {}{chosen_by} cannot check {}: {}",
+            err.engine,
+            err.what,
+            err.refusal
+        )
+    })
 }
 
 fn make_candidate(
@@ -892,124 +870,10 @@ fn write_puzzle(
     }
 }
 
-#[derive(Debug, Args)]
-pub(crate) struct VerifyArgs {
-    #[command(flatten)]
-    input: InputArgs,
-
-    /// The strategies that must each prove every puzzle unique, at least two different ones;
-    /// three different methods by default (propagation, exact cover, SAT).
-    #[arg(
-        long,
-        short = 's',
-        value_name = "A,B,...",
-        value_delimiter = ',',
-        default_value = "fast,dlx-knuth,sat"
-    )]
-    strategies: Vec<String>,
-
-    /// Budget of each check (0 for none); an undecided check is a failure to verify.
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
-    timeout: Duration,
-
-    /// Puzzles verified in parallel (default: one per core); the output is the same, in input
-    /// order.
-    #[arg(long, short = 'j', value_name = "N", value_parser = super::parse_jobs)]
-    jobs: Option<usize>,
-
-    /// Also write a certificate of each verified puzzle into DIR (as 'sudolab certify' does),
-    /// checked by the independent checker before the puzzle counts as verified; its path ends
-    /// the line. 'sudolab check-cert DIR' checks them again, anywhere.
-    #[arg(long, value_name = "DIR")]
-    certify: Option<std::path::PathBuf>,
-
-    #[command(flatten)]
-    shard: ShardArgs,
-}
-
-pub(crate) fn run_verify(args: &VerifyArgs) -> anyhow::Result<Status> {
-    let verifiers = strategies_named(&args.strategies)?;
-    let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
-    if verifiers.len() < 2 {
-        bail!(
-            "verify needs at least two different strategies, so that each answer is re-proven \
-             by another method (given: {}); the default is fast,dlx-knuth,sat",
-            names.join(", ")
-        );
-    }
-    let limits = Limits::solutions(2).with_timeout(args.timeout);
-    if let Some(dir) = &args.certify {
-        std::fs::create_dir_all(dir)
-            .map_err(|err| anyhow::anyhow!("cannot create {}: {err}", dir.display()))?;
-    }
-    let mut out = Out::new();
-    let failed = AtomicU64::new(0);
-    let verified = AtomicU64::new(0);
-    let status = for_each_record_in_parallel(
-        &args.input,
-        args.jobs,
-        args.shard.selected(),
-        |source, record, scratch| {
-            let usable: Vec<&'static dyn Strategy> = verifiers
-                .iter()
-                .copied()
-                .filter(|v| v.accepts(&record.puzzle).is_ok())
-                .collect();
-            let plan = Plan::new(&usable, &limits);
-            let mut problems =
-                verify_unique(&record.puzzle, record.solution.as_ref(), &plan, scratch);
-            if usable.len() < 2 {
-                let what = match record.puzzle.rules() {
-                    Some(rules) => format!("{} puzzles", rules.name()),
-                    None => format!("{} boxes", record.puzzle.shape()),
-                };
-                problems.push(format!(
-                    "fewer than two of {} take {what}",
-                    names.join(", ")
-                ));
-            }
-            let mut certificate = None;
-            if let (Some(dir), true) = (&args.certify, problems.is_empty()) {
-                match super::certify::certify_verified(dir, source, record) {
-                    Ok(path) => certificate = Some(path),
-                    Err(problem) => problems.push(problem),
-                }
-            }
-            let (line, status) = if problems.is_empty() {
-                verified.fetch_add(1, Ordering::Relaxed);
-                let by: Vec<&str> = usable.iter().map(|v| v.name()).collect();
-                let mut line = format!(
-                    "{}\tverified\tunique by {}",
-                    key(source, record),
-                    by.join(", ")
-                );
-                if let Some(path) = certificate {
-                    line.push_str("\tcertificate ");
-                    line.push_str(&path.display().to_string());
-                }
-                (line, Status::Success)
-            } else {
-                failed.fetch_add(1, Ordering::Relaxed);
-                let line = format!("{}\tFAILED\t{}", key(source, record), problems.join("; "));
-                (line, Status::Negative)
-            };
-            Done {
-                line: Some(line),
-                notes: Vec::new(),
-                status,
-            }
-        },
-        &mut out,
-    )?;
-    let (verified, failed) = (verified.into_inner(), failed.into_inner());
-    out.finish()?;
-    note!("sudolab: {verified} verified, {failed} failed");
-    Ok(status)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sudolab::strategy;
 
     #[test]
     fn auto_picks_a_checker_that_supports_the_shape() {
@@ -1020,8 +884,8 @@ mod tests {
                 .name()
         };
         assert_eq!(
-            [auto(9), auto(12), auto(16), auto(25), auto(36)],
-            ["fast", "fast", "sat", "sat", "sat"]
+            [auto(9), auto(12), auto(14), auto(16), auto(25), auto(36)],
+            ["fast", "fast", "sat", "sat", "sat", "sat"]
         );
         assert_eq!(auto(64), "fast");
         let err = choose_checker("sat", &Grid::empty(side(64)))

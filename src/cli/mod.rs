@@ -28,6 +28,7 @@ mod run;
 mod solve;
 mod strategies;
 mod trace;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -160,7 +161,7 @@ enum Command {
     /// Exit status 1 when any puzzle fails.
     ///
     /// Example: sudolab verify corpora/generated/12x12.txt
-    Verify(generate::VerifyArgs),
+    Verify(verify::VerifyArgs),
     /// Write a certificate per puzzle that anyone can check: uniqueness, no solution, or two
     /// solutions
     ///
@@ -415,21 +416,10 @@ fn strategy_named(name: &str) -> anyhow::Result<&'static dyn Strategy> {
     strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}"))
 }
 
-/// Resolves several strategy names (as given to `--strategies a,b`); a name given twice is
-/// refused as experiment files refuse it (a strategy run twice would be tallied as one).
+/// Resolves several strategy names (as given to `--strategies a,b`): the library's rules
+/// (unknown and repeated names refused).
 fn strategies_named(names: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
-    let mut strategies: Vec<&'static dyn Strategy> = Vec::with_capacity(names.len());
-    for name in names {
-        let strategy = strategy_named(name)?;
-        if strategies.iter().any(|s| s.name() == strategy.name()) {
-            anyhow::bail!(
-                "strategy '{}' is listed twice; each strategy runs once",
-                strategy.name()
-            );
-        }
-        strategies.push(strategy);
-    }
-    Ok(strategies)
+    Ok(strategy::find_all(names)?)
 }
 
 /// Parses a puzzle's position in the input (`trace -p`, `export -n`): 1 is the first.
@@ -515,7 +505,7 @@ pub fn main() -> ExitCode {
         Command::Steps(args) => human::run_steps(&args),
         Command::Rate(args) => human::run_rate(&args),
         Command::Explain(command) => trace::run_explain(&command),
-        Command::Verify(args) => generate::run_verify(&args),
+        Command::Verify(args) => verify::run(&args),
         Command::Strategies => strategies::run(),
         Command::Export(command) => export::run(&command),
         Command::Decode(args) => export::run_decode(&args),

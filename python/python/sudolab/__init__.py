@@ -423,7 +423,9 @@ def generate(
 ) -> Table:
     """Seeded puzzles whose uniqueness a checker proves, as ``sudolab generate``: puzzles
     ``start .. start + count`` of the seed's stream (the same on every machine and with any
-    ``jobs``): ``index, puzzle, solution, clues, target_met, checks, undecided``.
+    ``jobs``): ``index, puzzle, solution, clues, target_met, checks, undecided, checker``;
+    ``checker`` is the engine that proved uniqueness (``auto`` chooses as the command line
+    does: fast up to 12x12, sat above, the other one where that one refuses the board).
 
     >>> t = sudolab.generate(2, seed=7, box="2x2")
     >>> sudolab.verify(t.column("puzzle")).column("verified")

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use crate::certcheck::{ENCODING, MAGIC};
 use crate::encode::{Cnf, Encoding};
 use crate::model::{Grid, cell_name, find_conflict, to_line};
-use crate::strategy::{self, Limits, Verdict};
+use crate::strategy::{self, EngineChoice, Limits, Verdict};
 
 use unit::Propagator;
 
@@ -107,6 +107,9 @@ pub enum CertifyError {
     /// The board is too large for the checker.
     #[error("a {0}x{0} board is larger than certificates take ({MAX_SIDE}x{MAX_SIDE})")]
     TooLargeBoard(usize),
+    /// No engine takes the puzzle.
+    #[error("no engine decides it: {0}")]
+    NoEngine(String),
     /// The search that decides the verdict stopped first.
     #[error("the search that decides the verdict stopped first ({0})")]
     Undecided(String),
@@ -144,7 +147,7 @@ pub fn certify(
     if side > MAX_SIDE {
         return Err(CertifyError::TooLargeBoard(side));
     }
-    let engine = verdict_engine(side);
+    let engine = verdict_engine(puzzle)?;
     let mut solutions: Vec<Grid> = Vec::new();
     let outcome = if find_conflict(puzzle).is_some() {
         None
@@ -211,12 +214,12 @@ pub fn certify(
     Ok(certificate)
 }
 
-/// The engine that decides the verdict (and finds the solutions and witnesses): `fast` up to
-/// 12x12, `sat` above, where propagation and guessing meet minimal puzzles they take minutes on
-/// (as `generate --checker auto` chooses).
-fn verdict_engine(side: usize) -> &'static dyn strategy::Strategy {
-    let name = if side <= 12 { "fast" } else { "sat" };
-    strategy::find(name).expect("fast and sat are registered")
+/// The engine that decides the verdict (and finds the solutions and witnesses): the `auto`
+/// choice ([`EngineChoice::Auto`]), as `generate --checker auto` makes it.
+fn verdict_engine(puzzle: &Grid) -> Result<&'static dyn strategy::Strategy, CertifyError> {
+    EngineChoice::Auto
+        .resolve(puzzle)
+        .map_err(|err| CertifyError::NoEngine(err.to_string()))
 }
 
 /// The bundle's first lines, up to the verdict.
@@ -277,7 +280,7 @@ fn witnesses(
     solution: &Grid,
     limits: &Limits,
 ) -> Result<Result<String, String>, CertifyError> {
-    let engine = verdict_engine(puzzle.side());
+    let engine = verdict_engine(puzzle)?;
     let limits = limits.clone().with_max_solutions(2);
     let mut text = String::new();
     let shape = puzzle.shape();

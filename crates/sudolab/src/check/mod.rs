@@ -7,12 +7,16 @@
 //! solution, a known count). Nothing here trusts an engine: a verdict is only compared, and a
 //! grid is only believed after `validate` has accepted it.
 
+mod verifiers;
+
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Grid, validate};
 use crate::strategy::{Count, Stats, Stop, Verdict};
+
+pub use verifiers::{DEFAULT_VERIFIERS, VerifiersError, verifiers};
 
 /// What one strategy found on one puzzle, and what it cost.
 #[derive(Clone, Debug)]

@@ -45,7 +45,9 @@ pub mod file;
 mod input;
 mod measure;
 pub mod provenance;
+mod session;
 mod side;
+mod verify;
 mod walk;
 
 use std::ops::ControlFlow;
@@ -65,7 +67,9 @@ pub use file::{Experiment, ExperimentError};
 pub use input::{InputProblem, Items, Sides, attach, count_selected};
 use measure::{Clock, measure_into};
 pub use measure::{Scratch, measure, measure_all, timer_overhead};
+pub use session::{Compared, Hooks, Puzzles, Session, SessionError, compare};
 pub use side::{SideError, SideFile, SideKind};
+pub use verify::{Verification, verify};
 pub use walk::{Input, run_walk};
 
 pub use crate::plan::{
@@ -589,9 +593,11 @@ fn run_batch<T: Send>(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::model::parse_line_record;
-    use crate::strategy::{self, Verdict};
+    use crate::strategy::{self, Limits, Strategy, Verdict};
 
     fn item(ordinal: u64, line: &str) -> Item {
         let record = parse_line_record(line.as_bytes(), None, 1).expect("a test puzzle");

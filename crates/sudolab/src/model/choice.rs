@@ -19,7 +19,7 @@ pub trait Choice: Copy + Send + Sync + 'static {
 
 /// A name that is none of a [`Choice`]'s values.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} '{given}'; valid {what}s: {valid}")]
+#[error("unknown {what} '{given}'; expected one of: {valid}")]
 pub struct UnknownChoice {
     /// What was being chosen.
     pub what: &'static str,
@@ -123,7 +123,7 @@ mod tests {
         assert_eq!(Colour::Blue.help(), "Cool, and calm.");
         assert_eq!(
             "green".parse::<Colour>().unwrap_err().to_string(),
-            "unknown colour 'green'; valid colours: red, blue"
+            "unknown colour 'green'; expected one of: red, blue"
         );
     }
 }

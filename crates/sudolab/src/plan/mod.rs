@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::model::Grid;
-use crate::strategy::{Limits, Strategy};
+use crate::strategy::{Counter, Limits, Strategy};
 
 pub use duration::parse_duration;
 pub use shard::{MAX_SHARDS, Shard, ShardError};
@@ -124,6 +124,19 @@ impl Plan {
             cancel: None,
             untimed: false,
         }
+    }
+
+    /// Every counter the plan's strategies report, in counter order: the counter columns of
+    /// its report files.
+    pub fn counters(&self) -> Vec<Counter> {
+        let mut counters: Vec<Counter> = self
+            .entries
+            .iter()
+            .flat_map(|entry| entry.strategy.counters().iter().copied())
+            .collect();
+        counters.sort_unstable();
+        counters.dedup();
+        counters
     }
 
     /// The strategies' registry names, in order.

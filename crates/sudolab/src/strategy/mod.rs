@@ -6,6 +6,7 @@
 
 mod backtrack;
 mod budget;
+mod choose;
 mod detach;
 mod dlx;
 mod dlx_knuth;
@@ -29,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Grid, Rules, Shape, find_conflict};
 
+pub use choose::{AUTO_SAT_FROM_SIDE, EngineChoice, ListError, NoEngine, find_all};
 pub use detach::{MAX_ABANDONED, abandoned_running};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;

@@ -1,0 +1,192 @@
+//! A comparison session: a plan run over an input, every answer certified and cross-checked,
+//! every row tallied into the report and written to the report files, the report finished.
+//! `compare`, `run` and Python's `compare` are this one function; a front end parses its
+//! options, opens the report files, draws progress and prints, and nothing else.
+//!
+//! Rows and problems are made on the workers, and tallied there into one aggregator per part
+//! of each batch (merged exactly at the end); only the rows the report keeps, a report file
+//! takes or a row hook asks for come to the calling thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use super::{Checked, Ended, Input, InputProblem, Item, Plan, PoolError, SideError, parts};
+use crate::model::to_one_line;
+use crate::report::{Aggregator, Context, PuzzleProblem, Report, Row, Sink, SinkError};
+
+/// What a session runs and where its rows go.
+pub struct Session {
+    /// The plan.
+    pub plan: Plan,
+    /// The report's context (its provenance: [`super::provenance::context`]).
+    pub context: Context,
+    /// The strategy the report's ratios are relative to.
+    pub baseline: Option<String>,
+    /// Report files, fed every row and finished with the report.
+    pub sinks: Vec<Sink>,
+}
+
+/// Takes a row and its run's first solution in the line form.
+pub type RowHook = dyn FnMut(&Row, Option<&str>);
+
+/// A front end's hooks into a session. Every hook but `progress` is called on the calling
+/// thread, in input order.
+pub struct Hooks<'h> {
+    /// Called on the worker threads as `k` more searches end (a progress bar).
+    pub progress: &'h (dyn Fn(u64) + Sync),
+    /// A record of the input skipped (its message also goes into the report's input errors).
+    pub skipped: &'h mut dyn FnMut(&str),
+    /// A problem found on a puzzle (a disagreement, a wrong answer, a failed claim), as found.
+    pub problem: &'h mut dyn FnMut(&PuzzleProblem),
+    /// Every row with its run's first solution in the line form, when the front end keeps the
+    /// rows itself (Python's tables).
+    pub row: Option<&'h mut RowHook>,
+}
+
+/// A session that could not run to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The worker threads could not be started.
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    /// A side file failed (a count or solution list that does not match the input).
+    #[error(transparent)]
+    Side(#[from] SideError),
+    /// A report file could not be written.
+    #[error(transparent)]
+    Sink(#[from] SinkError),
+}
+
+/// A session's end: the report (also written to every report file) and how the run ended.
+#[derive(Debug)]
+pub struct Compared {
+    /// The report, complete unless the run was interrupted.
+    pub report: Report,
+    /// Puzzles run, and whether the cancel flag stopped the run.
+    pub ended: Ended,
+}
+
+/// What a worker makes of one puzzle for the calling thread.
+struct Made {
+    problems: Vec<PuzzleProblem>,
+    rows: Vec<Row>,
+    solutions: Vec<Option<String>>,
+}
+
+/// Where a session's puzzles come from.
+pub enum Puzzles<'a> {
+    /// Files and standard input, read and parsed as the run goes.
+    Walk(Box<Input>),
+    /// Puzzles already read (Python's).
+    Items(Box<dyn Iterator<Item = Item> + 'a>),
+}
+
+/// Runs `session` over `puzzles`.
+pub fn compare(
+    session: Session,
+    puzzles: Puzzles<'_>,
+    hooks: Hooks<'_>,
+) -> Result<Compared, SessionError> {
+    let Session {
+        plan,
+        context,
+        baseline,
+        mut sinks,
+    } = session;
+    let Hooks {
+        progress,
+        skipped,
+        problem: on_found,
+        row: mut on_row,
+    } = hooks;
+    let names = plan.names();
+    let new_aggregator = || Aggregator::new(names.clone(), baseline.clone());
+    let mut aggregator = new_aggregator();
+    let part_aggregators: Vec<Mutex<Aggregator>> = (0..parts(&plan))
+        .map(|_| Mutex::new(new_aggregator()))
+        .collect();
+    let solutions_wanted = on_row.is_some();
+    // Once nobody takes rows (no report file, no row hook, the report's first rows kept),
+    // they are dropped on the workers.
+    let rows_wanted = AtomicBool::new(true);
+    let mut problems = Vec::new();
+    let mut input_errors = Vec::new();
+    let mut fatal = None;
+
+    let make = |checked: Checked| Made {
+        problems: checked.puzzle_problems(),
+        rows: checked.rows(),
+        solutions: if solutions_wanted {
+            checked
+                .runs
+                .iter()
+                .map(|run| run.solution.as_ref().map(to_one_line))
+                .collect()
+        } else {
+            Vec::new()
+        },
+    };
+    let tally = |part: usize, made: &mut Made| {
+        let mut aggregator = part_aggregators[part]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for row in &made.rows {
+            aggregator.tally(row);
+        }
+        if !rows_wanted.load(Ordering::Relaxed) {
+            // Dropped here, on the worker, buffer and all.
+            drop(std::mem::take(&mut made.rows));
+        }
+    };
+    let hand_on = |made: Made| -> Result<(), SinkError> {
+        for found in &made.problems {
+            on_found(found);
+        }
+        problems.extend(made.problems);
+        for (index, row) in made.rows.into_iter().enumerate() {
+            for sink in &mut sinks {
+                sink.row(&row)?;
+            }
+            if let Some(on_row) = on_row.as_mut() {
+                let solution = made.solutions.get(index).and_then(Option::as_deref);
+                on_row(&row, solution);
+            }
+            aggregator.keep(row);
+        }
+        if sinks.is_empty() && on_row.is_none() && !aggregator.wants_rows() {
+            rows_wanted.store(false, Ordering::Relaxed);
+        }
+        Ok(())
+    };
+    let ended = match puzzles {
+        Puzzles::Walk(input) => {
+            let on_problem = |problem| match problem {
+                InputProblem::Skipped(message) => {
+                    skipped(&message);
+                    input_errors.push(message);
+                }
+                InputProblem::Fatal(err) => fatal = Some(err),
+            };
+            super::run_walk(&plan, *input, on_problem, progress, make, tally, hand_on)??
+        }
+        Puzzles::Items(items) => super::run_tallied(&plan, items, progress, make, tally, hand_on)??,
+    };
+    if let Some(err) = fatal {
+        return Err(err.into());
+    }
+    for part in part_aggregators {
+        aggregator.merge(&part.into_inner().unwrap_or_else(PoisonError::into_inner));
+    }
+    let interrupted = ended.interrupted || plan.cancelled();
+    let report = aggregator.report(context, input_errors, problems, !interrupted);
+    for sink in sinks {
+        sink.finish(&report)?;
+    }
+    Ok(Compared {
+        report,
+        ended: Ended {
+            interrupted,
+            ..ended
+        },
+    })
+}

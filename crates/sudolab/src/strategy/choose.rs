@@ -1,0 +1,151 @@
+//! Choosing engines for the user: a list of names resolved once (unknown and repeated names
+//! refused), and the `auto` policy, the one place that decides which engine decides a puzzle
+//! when the user leaves it to sudolab (`generate --checker`, `certify`, Python).
+
+use std::str::FromStr;
+
+use super::{Fast, Refusal, Sat, Strategy, find};
+use crate::model::Grid;
+
+/// The side from which `auto` prefers `sat` to `fast`: on larger minimal puzzles clause
+/// learning decides what propagation and guessing take minutes on.
+pub const AUTO_SAT_FROM_SIDE: usize = 13;
+
+/// A list of strategy names that cannot run as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ListError {
+    /// A name that is not registered.
+    #[error(transparent)]
+    Unknown(#[from] super::UnknownStrategy),
+    /// A strategy named twice: it would be tallied as one.
+    #[error("strategy '{0}' is listed twice; each strategy runs once")]
+    Repeated(&'static str),
+}
+
+/// The strategies `names` name, in order; surrounding spaces are ignored. An empty list is
+/// not an error here: whether a command needs one is the command's rule.
+pub fn find_all<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static dyn Strategy>, ListError> {
+    let mut strategies: Vec<&'static dyn Strategy> = Vec::with_capacity(names.len());
+    for name in names {
+        let strategy = find(name.as_ref().trim())?;
+        if strategies.iter().any(|s| s.name() == strategy.name()) {
+            return Err(ListError::Repeated(strategy.name()));
+        }
+        strategies.push(strategy);
+    }
+    Ok(strategies)
+}
+
+/// Which engine decides a puzzle: one the user named, or `auto`.
+#[derive(Clone, Copy, Debug)]
+pub enum EngineChoice {
+    /// `fast` below [`AUTO_SAT_FROM_SIDE`], `sat` from it; when the preferred engine refuses
+    /// the puzzle (a board too large for `sat`), the other one.
+    Auto,
+    /// This engine, or a refusal.
+    Named(&'static dyn Strategy),
+}
+
+impl FromStr for EngineChoice {
+    type Err = super::UnknownStrategy;
+
+    fn from_str(text: &str) -> Result<EngineChoice, Self::Err> {
+        match text.trim() {
+            "auto" => Ok(EngineChoice::Auto),
+            name => find(name).map(EngineChoice::Named),
+        }
+    }
+}
+
+/// No engine of a choice takes the puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{engine} cannot check {what}: {refusal}")]
+pub struct NoEngine {
+    /// The engine chosen first.
+    pub engine: &'static str,
+    /// Whether `auto` chose it.
+    pub auto: bool,
+    /// What the puzzle is: `16x16 boxes`, `diagonal puzzles`.
+    pub what: String,
+    /// Why the engine refused.
+    pub refusal: Refusal,
+}
+
+impl EngineChoice {
+    /// The engine that decides puzzles like `sample` (its shape and rules).
+    pub fn resolve(self, sample: &Grid) -> Result<&'static dyn Strategy, NoEngine> {
+        let candidates: Vec<&'static dyn Strategy> = match self {
+            EngineChoice::Auto if sample.side() >= AUTO_SAT_FROM_SIDE => {
+                vec![&Sat::REDUCED, &Fast]
+            }
+            EngineChoice::Auto => vec![&Fast, &Sat::REDUCED],
+            EngineChoice::Named(engine) => vec![engine],
+        };
+        let mut first = None;
+        for engine in &candidates {
+            match engine.accepts(sample) {
+                Ok(()) => return Ok(*engine),
+                Err(refusal) => {
+                    first.get_or_insert((engine.name(), refusal));
+                }
+            }
+        }
+        let (engine, refusal) = first.expect("at least one candidate");
+        Err(NoEngine {
+            engine,
+            auto: matches!(self, EngineChoice::Auto),
+            what: match sample.rules() {
+                Some(rules) => format!("{} puzzles", rules.name()),
+                None => format!("{} boxes", sample.shape()),
+            },
+            refusal,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Shape;
+
+    fn empty(rows: usize, cols: usize) -> Grid {
+        Grid::empty(Shape::new(rows, cols).expect("a valid shape"))
+    }
+
+    #[test]
+    fn auto_takes_fast_below_the_threshold_sat_from_it_and_falls_back() {
+        let auto = |rows, cols| {
+            EngineChoice::Auto
+                .resolve(&empty(rows, cols))
+                .map(Strategy::name)
+        };
+        assert_eq!(auto(3, 3), Ok("fast"));
+        assert_eq!(auto(3, 4), Ok("fast"));
+        assert_eq!(auto(2, 7), Ok("sat"));
+        assert_eq!(auto(4, 4), Ok("sat"));
+        assert_eq!(auto(6, 6), Ok("sat"));
+        // 49x49 is beyond sat's largest side: fast decides it.
+        assert_eq!(auto(7, 7), Ok("fast"));
+    }
+
+    #[test]
+    fn a_named_engine_that_refuses_says_why() {
+        let sat = "sat".parse::<EngineChoice>().expect("registered");
+        let err = sat.resolve(&empty(8, 8)).expect_err("sat refuses 64x64");
+        assert!(
+            err.to_string().starts_with("sat cannot check 8x8 boxes: "),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn lists_refuse_unknown_and_repeated_names() {
+        let names = |list: &[&str]| {
+            find_all(list).map(|found| found.iter().map(|s| s.name()).collect::<Vec<_>>())
+        };
+        assert_eq!(names(&["fast", " sat"]), Ok(vec!["fast", "sat"]));
+        assert_eq!(names(&["fast", "fast"]), Err(ListError::Repeated("fast")));
+        assert_eq!(names(&[]), Ok(vec![]));
+        assert!(matches!(names(&["quick"]), Err(ListError::Unknown(_))));
+    }
+}
