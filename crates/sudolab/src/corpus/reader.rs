@@ -417,7 +417,7 @@ impl<R: BufRead> Reader<R> {
                 )
                 .into())]
             }
-            Ok(_) => super::json::records_from_toml(&text, self.shape),
+            Ok(_) => super::toml::records_from_toml(&text, self.shape),
             Err(err) => vec![Err(err.into())],
         };
         self.mode = Mode::Toml(records.into());

@@ -64,26 +64,21 @@ pub struct RulesSpec {
     pub different: Vec<[String; 2]>,
 }
 
-#[expect(
-    clippy::trivially_copy_pass_by_ref,
-    reason = "serde's skip_serializing_if passes a reference"
-)]
-fn is_false(flag: &bool) -> bool {
-    !*flag
-}
-
-/// A cage as written: its cells and, for killer, the sum of its digits.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CageSpec {
-    /// The sum of the cage's digits; `None`: only no repeat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sum: Option<u32>,
-    /// The cells, as `r3c7`.
-    pub cells: Vec<String>,
-}
-
 impl RulesSpec {
+    /// The names of the fields as written in a puzzle file (serde's names, in declaration
+    /// order): the members of a JSON or TOML puzzle that describe its rules.
+    pub const FIELDS: [&'static str; 9] = [
+        "latin",
+        "diagonals",
+        "windows",
+        "regions",
+        "anti_king",
+        "anti_knight",
+        "nonconsecutive",
+        "cages",
+        "different",
+    ];
+
     /// Whether the spec asks for nothing beyond plain Sudoku.
     pub fn is_plain(&self) -> bool {
         *self == RulesSpec::default()
@@ -111,6 +106,25 @@ impl RulesSpec {
         }
         features
     }
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_false(flag: &bool) -> bool {
+    !*flag
+}
+
+/// A cage as written: its cells and, for killer, the sum of its digits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CageSpec {
+    /// The sum of the cage's digits; `None`: only no repeat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sum: Option<u32>,
+    /// The cells, as `r3c7`.
+    pub cells: Vec<String>,
 }
 
 /// The variants that a name alone describes, as `--variant x,anti-king` writes them: every one
@@ -996,6 +1010,45 @@ mod tests {
                 .to_string()
                 .starts_with("unknown field `diagonal`")
         );
+    }
+
+    #[test]
+    fn fields_are_the_serde_names_in_order() {
+        // Every field set, so that none is skipped when serialized.
+        let full = RulesSpec {
+            latin: true,
+            diagonals: true,
+            windows: true,
+            regions: Some(vec!["A".into()]),
+            anti_king: true,
+            anti_knight: true,
+            nonconsecutive: true,
+            cages: vec![CageSpec {
+                sum: None,
+                cells: vec!["r1c1".into()],
+            }],
+            different: vec![["r1c1".into(), "r1c2".into()]],
+        };
+        let serde_json::Value::Object(object) = serde_json::to_value(&full).unwrap() else {
+            panic!("a RulesSpec serializes to an object");
+        };
+        let mut names: Vec<&str> = object.keys().map(String::as_str).collect();
+        let mut fields = RulesSpec::FIELDS.to_vec();
+        names.sort_unstable();
+        fields.sort_unstable();
+        assert_eq!(names, fields);
+        // In declaration order, as the serializer writes them (error messages list them so).
+        let text = serde_json::to_string(&full).unwrap();
+        let places: Vec<usize> = RulesSpec::FIELDS
+            .iter()
+            .map(|field| text.find(&format!("\"{field}\":")).unwrap())
+            .collect();
+        assert!(places.is_sorted(), "{text}");
+        // And each one alone is accepted (the struct denies unknown fields).
+        for field in RulesSpec::FIELDS {
+            let one = format!("{{\"{field}\": {}}}", object[field]);
+            assert!(serde_json::from_str::<RulesSpec>(&one).is_ok(), "{one}");
+        }
     }
 
     #[test]
