@@ -17,10 +17,14 @@ pub use choice::{Choice, UnknownChoice, names as choice_names, parse_choice};
 pub use digits::DigitSet;
 pub use features::{FEATURE_NAMES, Features};
 pub use format::{
-    EMPTY_SYMBOLS, Found, LineRecord, MAX_LINE_SIDE, ParseError, count_tokens, describe_alphabet,
-    grid_form_side_ok, is_grid_separator, is_rule_line, parse_bare_line_into, parse_grid_row,
+    EMPTY_SYMBOLS, LineRecord, MAX_LINE_SIDE, ParseError, describe_alphabet, parse_grid_row,
     parse_line_record, push_decimal, push_line, symbol_for, symbol_value, to_grid_text, to_line,
     to_one_line,
+};
+// The readers' helpers, for `corpus` and the engines' own line readers; nothing outside the
+// library uses them.
+pub(crate) use format::{
+    Found, count_tokens, is_grid_separator, is_rule_line, parse_bare_line_into,
 };
 pub use grid::{Grid, GridError};
 pub use rules::{Cage, CageSpec, Region, RegionKind, Rules, RulesError, RulesSpec, sum_range};
