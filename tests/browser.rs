@@ -11,7 +11,7 @@ use std::process::Command;
 
 use sudolab::corpus::parse_json;
 use sudolab::human;
-use sudolab::model::{Grid, RegionKind, find_conflict, parse_line_record};
+use sudolab::model::{Grid, RegionKind, find_conflict};
 use sudolab::strategy::{self, Event, Limits};
 use sudolab::trace::{self, Trace};
 
@@ -47,9 +47,7 @@ fn page() -> (PathBuf, Vec<Trace>) {
         .output()
         .expect("sudolab runs");
     assert!(status.status.success(), "{status:?}");
-    let puzzle = parse_line_record(BOARD_B.as_bytes(), None, 1)
-        .unwrap()
-        .puzzle;
+    let puzzle: Grid = BOARD_B.parse().unwrap();
     let traces = ["toggle", "dlx-knuth"]
         .iter()
         .map(|name| {
@@ -127,9 +125,7 @@ fn expected(trace: &Trace, puzzle: &Grid, steps: usize) -> (Vec<u8>, String) {
 #[test]
 fn the_page_steps_through_both_searches_as_the_engines_did() {
     let (file, traces) = page();
-    let puzzle = parse_line_record(BOARD_B.as_bytes(), None, 1)
-        .unwrap()
-        .puzzle;
+    let puzzle: Grid = BOARD_B.parse().unwrap();
     for steps in [1usize, 40, 400] {
         let dom = dom(&file, &steps.to_string());
         assert!(dom.contains(&format!("step {steps} of {}", traces[0].events.len())));
@@ -238,9 +234,7 @@ fn the_end_shows_the_solution_the_search_found_and_undid() {
 #[test]
 fn the_arrow_keys_home_and_end_step_like_the_buttons() {
     let (file, traces) = page();
-    let puzzle = parse_line_record(BOARD_B.as_bytes(), None, 1)
-        .unwrap()
-        .puzzle;
+    let puzzle: Grid = BOARD_B.parse().unwrap();
     let total = traces[0].events.len();
     // 40 steps, then right, right, left: step 41, as the library replays it.
     let dom = dom(&file, "40;keys=ArrowRight,ArrowRight,ArrowLeft");
@@ -321,9 +315,7 @@ fn the_human_panel_shows_each_step_on_the_board_before_it() {
         .output()
         .expect("sudolab runs");
     assert!(run.status.success(), "{run:?}");
-    let puzzle = parse_line_record(X_WING.as_bytes(), None, 1)
-        .unwrap()
-        .puzzle;
+    let puzzle: Grid = X_WING.parse().unwrap();
     let shape = puzzle.shape();
     let path = human::solve_path(&puzzle).unwrap();
     assert_eq!(path.steps.len(), 61);

@@ -139,7 +139,7 @@ fn every_symmetry_holds_through_the_command_line() {
             _ => Symmetry::Diagonal,
         };
         for line in run.stdout.lines() {
-            let puzzle = parse_line_record(line.as_bytes(), None, 1).unwrap().puzzle;
+            let puzzle: Grid = line.parse().unwrap();
             assert!(symmetry.holds(&puzzle), "{symmetry:?}: {line}");
         }
     }

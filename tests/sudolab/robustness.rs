@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use sudolab::model::{Shape, parse_line_record};
+use sudolab::model::{Grid, Shape, parse_line_record};
 use sudolab::report::{Aggregator, Context, Format, Row, render};
 use sudolab::strategy::{self, Counter, Limits, Stats, Verdict};
 
@@ -22,7 +22,7 @@ const DEAD_CELLS: [&str; 2] = [
 #[test]
 fn d1_every_engine_says_none_on_dead_cells_and_compare_survives_them() {
     for line in DEAD_CELLS {
-        let puzzle = parse_line_record(line.as_bytes(), None, 1).unwrap().puzzle;
+        let puzzle: Grid = line.parse().unwrap();
         for engine in strategy::registry() {
             let outcome = engine.count_up_to(&puzzle, 2, &Limits::default());
             assert_eq!(

@@ -471,9 +471,7 @@ fn randomized_mrv_with_restarts_keeps_every_verdict() {
         "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
     ];
     for line in cases {
-        let puzzle = sudolab::model::parse_line_record(line.as_bytes(), None, 1)
-            .unwrap()
-            .puzzle;
+        let puzzle: Grid = line.parse().unwrap();
         let textbook = mrv.count_up_to(&puzzle, 2, &Limits::default());
         let mut nodes = Vec::new();
         for seed in [1, 2, 1] {
@@ -529,9 +527,7 @@ fn randomized_mrv_with_restarts_keeps_every_verdict() {
         );
     }
     // No solution is still proved so: the last run ends within its cutoff.
-    let none = sudolab::model::parse_line_record(b"12....3...4.....", None, 1)
-        .unwrap()
-        .puzzle;
+    let none: Grid = "12....3...4.....".parse().unwrap();
     let limits = Limits {
         randomize: Some(3),
         restarts: Some(Restarts::Luby { unit: 1 }),

@@ -285,12 +285,9 @@ pub fn describe(run: &Run) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::parse_line_record;
 
     fn grid(line: &str) -> Grid {
-        parse_line_record(line.as_bytes(), None, 1)
-            .expect("a valid test puzzle")
-            .puzzle
+        line.parse().expect("a valid test puzzle")
     }
 
     fn fake(strategy: &'static str, found: u64, exhausted: bool, solution: Option<Grid>) -> Run {

@@ -12,6 +12,7 @@ mod block;
 mod json;
 mod pipeline;
 mod reader;
+mod toml;
 mod walk;
 
 pub use block::{Block, Place};

@@ -5,9 +5,7 @@ use super::*;
 use crate::model::parse_line_record;
 
 fn grid(line: &str) -> Grid {
-    parse_line_record(line.as_bytes(), None, 1)
-        .expect("a valid test puzzle")
-        .puzzle
+    line.parse().expect("a valid test puzzle")
 }
 
 /// Board A of docs/teaching.md.

@@ -7,7 +7,7 @@
 use std::fmt::{self, Write as _};
 
 use super::grid::Grid;
-use super::shape::{MAX_SIDE, Shape};
+use super::shape::Shape;
 
 /// The largest side the line form can write: `1-9` then `A-Z`.
 pub const MAX_LINE_SIDE: usize = 35;
@@ -191,6 +191,34 @@ pub fn parse_line_record(
         }
     }
     Ok(record)
+}
+
+/// A puzzle in the line form, alone: `"4..3.....1....2.".parse::<Grid>()`.
+///
+/// The text is read as [`parse_line_record`] reads line 1 with no shape given (the default box
+/// for the side; surrounding whitespace ignored), with the same errors, and must hold the
+/// puzzle only: a known solution or solution count after it is refused rather than dropped
+/// (read such a line with [`parse_line_record`], which keeps them). A side with no default box
+/// (side 2, 4 symbols) or a box other than the default needs [`parse_line_record`] with the
+/// shape.
+impl std::str::FromStr for Grid {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Grid, ParseError> {
+        let record = parse_line_record(text.as_bytes(), None, 1)?;
+        if record.solution.is_some() || record.count.is_some() {
+            let (start, _) = split_fields(text.as_bytes())
+                .nth(1)
+                .expect("a solution or a count is a second field");
+            return Err(ParseError::at(
+                1,
+                start + 1,
+                "expected the puzzle alone, found a second field (a solution or a count): \
+                 a line with one is read by parse_line_record",
+            ));
+        }
+        Ok(record.puzzle)
+    }
 }
 
 /// Reads a line that is one bare puzzle (`n*n` symbols and no other field) into `grid`,
@@ -402,6 +430,10 @@ fn parse_symbols(
 
 /// Whether a byte separates the numbers of a grid-form row: whitespace, a comma (CSV rows) or
 /// `|` (the box borders of qqwing's and other printed grids).
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "a predicate for slice::split and Iterator::any, which pass a reference"
+)]
 pub fn is_grid_separator(byte: &u8) -> bool {
     byte.is_ascii_whitespace() || matches!(byte, b',' | b'|')
 }
@@ -527,11 +559,6 @@ pub fn to_grid_text(grid: &Grid) -> String {
         text.push('\n');
     }
     text
-}
-
-/// The sides the grid form accepts: `1..=64`.
-pub fn grid_form_side_ok(side: usize) -> bool {
-    (1..=MAX_SIDE).contains(&side)
 }
 
 /// "00", "01", ... "99", one after the other.
@@ -666,6 +693,32 @@ mod tests {
             parse_line_record(&text, None, 2).unwrap_err().to_string(),
             "line 2, column 41: expected a digit 1-9 or '.', found byte 0x00"
         );
+    }
+
+    #[test]
+    fn a_grid_parses_from_its_line_alone() {
+        let grid: Grid = " 4..3.....1....2.\n".parse().unwrap();
+        assert_eq!(
+            grid,
+            parse_line_record(b"4..3.....1....2.", None, 1)
+                .unwrap()
+                .puzzle
+        );
+        assert_eq!(to_line(&grid).unwrap(), "4..3.....1....2.");
+        assert_eq!(
+            "4..x.....1....2.".parse::<Grid>().unwrap_err().to_string(),
+            "line 1, column 4: expected a digit 1-4 or '.', found 'x'"
+        );
+        assert_eq!(
+            "4..3.....1....2. 4213134221343421"
+                .parse::<Grid>()
+                .unwrap_err()
+                .to_string(),
+            "line 1, column 18: expected the puzzle alone, found a second field (a solution or a \
+             count): a line with one is read by parse_line_record"
+        );
+        assert!("4..3.....1....2.:1".parse::<Grid>().is_err());
+        assert!("".parse::<Grid>().is_err());
     }
 
     #[test]

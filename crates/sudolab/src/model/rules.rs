@@ -22,9 +22,11 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::digits::DigitSet;
 use super::layout::Layout;
 use super::shape::{MAX_SIDE, Shape};
+
+// The path the variant backtrackers, the CNF encoder and the generator import it by.
+pub(crate) use super::candidates::RuleCheck;
 
 /// The variant rules as written in a puzzle file: every field optional, plain Sudoku when all
 /// are absent. Cells are named `r3c7` (one-based).
@@ -64,26 +66,21 @@ pub struct RulesSpec {
     pub different: Vec<[String; 2]>,
 }
 
-#[expect(
-    clippy::trivially_copy_pass_by_ref,
-    reason = "serde's skip_serializing_if passes a reference"
-)]
-fn is_false(flag: &bool) -> bool {
-    !*flag
-}
-
-/// A cage as written: its cells and, for killer, the sum of its digits.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CageSpec {
-    /// The sum of the cage's digits; `None`: only no repeat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sum: Option<u32>,
-    /// The cells, as `r3c7`.
-    pub cells: Vec<String>,
-}
-
 impl RulesSpec {
+    /// The names of the fields as written in a puzzle file (serde's names, in declaration
+    /// order): the members of a JSON or TOML puzzle that describe its rules.
+    pub const FIELDS: [&'static str; 9] = [
+        "latin",
+        "diagonals",
+        "windows",
+        "regions",
+        "anti_king",
+        "anti_knight",
+        "nonconsecutive",
+        "cages",
+        "different",
+    ];
+
     /// Whether the spec asks for nothing beyond plain Sudoku.
     pub fn is_plain(&self) -> bool {
         *self == RulesSpec::default()
@@ -113,90 +110,23 @@ impl RulesSpec {
     }
 }
 
-/// The variants that a name alone describes, as `--variant x,anti-king` writes them: every one
-/// but jigsaw (its regions) and killer (its cages), which need the JSON or TOML form.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[expect(
-    clippy::struct_excessive_bools,
-    reason = "each flag is one independent rule named on the command line"
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
 )]
-pub struct Features {
-    /// `latin`: rows and columns only.
-    pub latin: bool,
-    /// `x`: both main diagonals.
-    pub diagonals: bool,
-    /// `windoku`: the windows.
-    pub windows: bool,
-    /// `anti-king`.
-    pub anti_king: bool,
-    /// `anti-knight`.
-    pub anti_knight: bool,
-    /// `nonconsecutive`.
-    pub nonconsecutive: bool,
-    /// `killer`: random cages (only where sudolab draws them, `generate`).
-    pub killer: bool,
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
-/// The names `--variant` takes.
-pub const FEATURE_NAMES: &str = "latin, x, windoku, anti-king, anti-knight, nonconsecutive, killer";
-
-impl std::str::FromStr for Features {
-    type Err = String;
-
-    /// Names separated by `,` or `+`: `x,anti-king`, `windoku+nonconsecutive`.
-    fn from_str(text: &str) -> Result<Features, String> {
-        let mut features = Features::default();
-        for name in text
-            .split([',', '+'])
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-        {
-            let flag = match name.to_ascii_lowercase().as_str() {
-                "latin" => &mut features.latin,
-                "x" | "diagonals" => &mut features.diagonals,
-                "windoku" | "windows" => &mut features.windows,
-                "anti-king" | "antiking" => &mut features.anti_king,
-                "anti-knight" | "antiknight" => &mut features.anti_knight,
-                "nonconsecutive" | "non-consecutive" => &mut features.nonconsecutive,
-                "killer" => &mut features.killer,
-                "jigsaw" => {
-                    return Err(
-                        "jigsaw needs its regions: write the puzzle in the JSON or TOML form \
-                         (\"regions\", docs/variants.md)"
-                            .into(),
-                    );
-                }
-                _ => return Err(format!("unknown variant '{name}'; valid: {FEATURE_NAMES}")),
-            };
-            *flag = true;
-        }
-        Ok(features)
-    }
-}
-
-impl Features {
-    /// Adds these rules to `spec` (a rule named or written is on).
-    pub fn add_to(self, spec: &mut RulesSpec) {
-        spec.latin |= self.latin;
-        spec.diagonals |= self.diagonals;
-        spec.windows |= self.windows;
-        spec.anti_king |= self.anti_king;
-        spec.anti_knight |= self.anti_knight;
-        spec.nonconsecutive |= self.nonconsecutive;
-    }
-
-    /// The rules these names give (no cages: `killer` draws them from a solution).
-    pub fn spec(self) -> RulesSpec {
-        RulesSpec {
-            latin: self.latin,
-            diagonals: self.diagonals,
-            windows: self.windows,
-            anti_king: self.anti_king,
-            anti_knight: self.anti_knight,
-            nonconsecutive: self.nonconsecutive,
-            ..RulesSpec::default()
-        }
-    }
+/// A cage as written: its cells and, for killer, the sum of its digits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CageSpec {
+    /// The sum of the cage's digits; `None`: only no repeat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sum: Option<u32>,
+    /// The cells, as `r3c7`.
+    pub cells: Vec<String>,
 }
 
 /// What kind of house a region is, for messages and drawings.
@@ -667,132 +597,6 @@ fn cages_of(specs: &[CageSpec], side: usize) -> Result<Vec<Cage>, RulesError> {
     Ok(cages)
 }
 
-/// The rules of one variant arranged per cell for the allowed-value test of the backtrackers
-/// and the generator's fill (`strategy::variant`, `generate`).
-pub(crate) struct RuleCheck<'r> {
-    pub(crate) layout: &'r Layout,
-    pub(crate) full: u64,
-    side: usize,
-    /// `neighbours[start[cell]..start[cell + 1]]`: the non-consecutive partners of `cell`.
-    neighbours: Vec<u16>,
-    neighbour_start: Vec<u32>,
-    /// The cage of each cell, `u32::MAX` for none.
-    cage_of: Vec<u32>,
-    cages: Vec<(Vec<u16>, Option<u32>)>,
-}
-
-impl<'r> RuleCheck<'r> {
-    pub(crate) fn new(rules: &'r Rules) -> RuleCheck<'r> {
-        let layout = rules.layout();
-        let side = rules.side();
-        let mut lists: Vec<Vec<u16>> = vec![Vec::new(); layout.cells];
-        for &[a, b] in rules.nonconsecutive_pairs() {
-            lists[a as usize].push(b);
-            lists[b as usize].push(a);
-        }
-        let mut neighbours = Vec::new();
-        let mut neighbour_start = vec![0u32];
-        for list in lists {
-            neighbours.extend(list);
-            neighbour_start.push(neighbours.len() as u32);
-        }
-        let mut cage_of = vec![u32::MAX; layout.cells];
-        for (idx, cage) in rules.cages().iter().enumerate() {
-            for &cell in &cage.cells {
-                cage_of[cell as usize] = idx as u32;
-            }
-        }
-        RuleCheck {
-            layout,
-            full: DigitSet::full(side).bits(),
-            side,
-            neighbours,
-            neighbour_start,
-            cage_of,
-            cages: rules
-                .cages()
-                .iter()
-                .map(|cage| (cage.cells.clone(), cage.sum))
-                .collect(),
-        }
-    }
-
-    /// The values allowed in empty `cell` by the rules that are not houses, given the board;
-    /// `peer_free` is what the houses and must-differ pairs leave.
-    pub(crate) fn allowed_beyond_houses(&self, cells: &[u8], cell: usize, peer_free: u64) -> u64 {
-        let mut free = peer_free;
-        let start = self.neighbour_start[cell] as usize;
-        let end = self.neighbour_start[cell + 1] as usize;
-        for &other in &self.neighbours[start..end] {
-            let value = cells[other as usize];
-            if value != 0 {
-                // Digits value - 1 and value + 1, at bits value - 2 and value (a 128-bit word,
-                // so that digit 64 shifts nothing out of range).
-                free &= !(((5u128 << value) >> 2) as u64);
-            }
-        }
-        let cage = self.cage_of[cell];
-        if cage != u32::MAX && free != 0 {
-            let (cage_cells, sum) = &self.cages[cage as usize];
-            let (mut found, mut empty, mut used) = (0u32, 0usize, 0u64);
-            for &other in cage_cells {
-                let value = cells[other as usize];
-                if value == 0 {
-                    empty += 1;
-                } else {
-                    found += u32::from(value);
-                    used |= 1u64 << (value - 1);
-                }
-            }
-            free &= !used;
-            if let Some(sum) = *sum {
-                // This cell is one of the empty ones.
-                let (low, high) = sum_range(empty - 1, self.side);
-                let mut left = free;
-                while left != 0 {
-                    let bit = left & left.wrapping_neg();
-                    left ^= bit;
-                    let value = bit.trailing_zeros() + 1;
-                    let total = found + value;
-                    if total + low > sum || total + high < sum {
-                        free &= !bit;
-                    }
-                }
-            }
-        }
-        free & self.full
-    }
-
-    /// The first empty cell (row-major) with the fewest allowed values, and those values;
-    /// `None` when the board is full. A cell with none ends the scan at once.
-    pub(crate) fn most_constrained(&self, cells: &[u8]) -> Option<(usize, u64)> {
-        let mut best: Option<(usize, u64)> = None;
-        for cell in 0..cells.len() {
-            if cells[cell] != 0 {
-                continue;
-            }
-            let free = self.allowed(cells, cell);
-            if best.is_none_or(|(_, best_free)| free.count_ones() < best_free.count_ones()) {
-                best = Some((cell, free));
-                if free == 0 {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
-    /// Every allowed value of empty `cell`, reading the board for every rule.
-    pub(crate) fn allowed(&self, cells: &[u8], cell: usize) -> u64 {
-        let mut used = 0u64;
-        for &peer in self.layout.peers(cell) {
-            let value = cells[peer as usize];
-            used |= (1u64 << (value.wrapping_sub(1) & 63)) * u64::from(value != 0);
-        }
-        self.allowed_beyond_houses(cells, cell, self.full & !used)
-    }
-}
-
 fn region(kind: RegionKind, index: usize, cells: impl Iterator<Item = u16>) -> Region {
     let mut cells: Vec<u16> = cells.collect();
     cells.sort_unstable();
@@ -996,6 +800,45 @@ mod tests {
                 .to_string()
                 .starts_with("unknown field `diagonal`")
         );
+    }
+
+    #[test]
+    fn fields_are_the_serde_names_in_order() {
+        // Every field set, so that none is skipped when serialized.
+        let full = RulesSpec {
+            latin: true,
+            diagonals: true,
+            windows: true,
+            regions: Some(vec!["A".into()]),
+            anti_king: true,
+            anti_knight: true,
+            nonconsecutive: true,
+            cages: vec![CageSpec {
+                sum: None,
+                cells: vec!["r1c1".into()],
+            }],
+            different: vec![["r1c1".into(), "r1c2".into()]],
+        };
+        let serde_json::Value::Object(object) = serde_json::to_value(&full).unwrap() else {
+            panic!("a RulesSpec serializes to an object");
+        };
+        let mut names: Vec<&str> = object.keys().map(String::as_str).collect();
+        let mut fields = RulesSpec::FIELDS.to_vec();
+        names.sort_unstable();
+        fields.sort_unstable();
+        assert_eq!(names, fields);
+        // In declaration order, as the serializer writes them (error messages list them so).
+        let text = serde_json::to_string(&full).unwrap();
+        let places: Vec<usize> = RulesSpec::FIELDS
+            .iter()
+            .map(|field| text.find(&format!("\"{field}\":")).unwrap())
+            .collect();
+        assert!(places.is_sorted(), "{text}");
+        // And each one alone is accepted (the struct denies unknown fields).
+        for field in RulesSpec::FIELDS {
+            let one = format!("{{\"{field}\": {}}}", object[field]);
+            assert!(serde_json::from_str::<RulesSpec>(&one).is_ok(), "{one}");
+        }
     }
 
     #[test]

@@ -405,7 +405,7 @@ impl<const W: usize> CellChoice for Bitboards<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Shape, parse_line_record};
+    use crate::model::Shape;
     use crate::strategy::Event;
 
     /// Every event and the counters of one search on `puzzle` under the state `S`.
@@ -443,11 +443,7 @@ mod tests {
         ];
         let mut grids: Vec<Grid> = puzzles
             .iter()
-            .map(|text| {
-                parse_line_record(text.as_bytes(), None, 1)
-                    .expect("a puzzle")
-                    .puzzle
-            })
+            .map(|text| text.parse().expect("a puzzle"))
             .collect();
         grids.push(Grid::empty(Shape::new(3, 4).expect("3x4 boxes")));
         grids.push(Grid::empty(Shape::new(4, 4).expect("4x4 boxes")));

@@ -339,16 +339,11 @@ pub fn summary(trace: &Trace) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::parse_line_record;
 
     fn board_b() -> Grid {
-        parse_line_record(
-            b"040060020000080000960040087390807041000090000800306002700000009005000300600105004",
-            None,
-            1,
-        )
-        .unwrap()
-        .puzzle
+        "040060020000080000960040087390807041000090000800306002700000009005000300600105004"
+            .parse()
+            .unwrap()
     }
 
     #[test]

@@ -8,9 +8,7 @@ use super::*;
 use crate::model::{Grid, parse_line_record};
 
 fn grid(line: &str) -> Grid {
-    parse_line_record(line.as_bytes(), None, 1)
-        .expect("a valid test puzzle")
-        .puzzle
+    line.parse().expect("a valid test puzzle")
 }
 
 /// The plain model: candidate bits per cell (`0` once placed), values, and the houses as

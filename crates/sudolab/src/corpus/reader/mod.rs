@@ -1,16 +1,22 @@
 //! The streaming reader: one record or one error per puzzle, lines read with bounded memory.
+//! The form is forced or detected from the first puzzle; the grid form is read in `grid`, and
+//! the pipelines' fast path, which leaves line-form puzzles unparsed, is in `deferred`.
 
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
 use crate::model::{
-    Found, Grid, MAX_LINE_SIDE, ParseError, Rules, RulesSpec, Shape, count_tokens,
-    describe_alphabet, is_grid_separator, is_rule_line, parse_bare_line_into, parse_grid_row,
-    parse_line_record, symbol_value,
+    MAX_LINE_SIDE, ParseError, Rules, RulesSpec, Shape, count_tokens, is_grid_separator,
+    is_rule_line, parse_line_record,
 };
 
 use super::json::JsonStream;
 use super::{CorpusError, Format, Record};
+
+mod deferred;
+mod grid;
+
+pub use deferred::{Deferred, LineAt, parse_line_into};
 
 /// The longest line kept in memory; the rest of a longer line is read and dropped.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -26,8 +32,10 @@ enum Mode {
 }
 
 /// Reads puzzles from any buffered source, one at a time.
-// Four independent flags of the line reader's state; an enum would only rename them.
-#[allow(clippy::struct_excessive_bools)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "four independent flags of the line reader's state; an enum would only rename them"
+)]
 pub struct Reader<R> {
     input: R,
     shape: Option<Shape>,
@@ -141,8 +149,8 @@ impl<R: BufRead> Reader<R> {
 
     /// Whether the next line opens a JSON document (`[` or `{` after spaces); if so, the
     /// spaces are consumed and the JSON stream starts at the bracket. JSON is recognised before
-    /// its line is read, so a one-line document of any length is read as JSON (issue 22, D13),
-    /// not refused as an overlong line.
+    /// its line is read, so that a one-line document of any length is read as JSON, not
+    /// refused as an overlong line.
     fn json_starts_here(&mut self) -> io::Result<Option<usize>> {
         let buffer = fill(&mut self.input)?;
         let indent = buffer
@@ -241,7 +249,7 @@ impl<R: BufRead> Reader<R> {
             });
         let boxless = self.boxless();
         let trimmed = self.line.trim_ascii();
-        self.mode = if looks_like_row || is_char_row(trimmed, boxless) {
+        self.mode = if looks_like_row || grid::is_char_row(trimmed, boxless) {
             Mode::Grid
         } else {
             Mode::Line
@@ -250,66 +258,6 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Reads one grid-form puzzle whose first row is the current line.
-    fn read_grid_puzzle(&mut self) -> Result<Record, CorpusError> {
-        let first_line = self.line_no;
-        // Rows of symbols with no separator (`53..7....`, the .sdk form), or of numbers.
-        let chars = count_tokens(&self.line) == 1 && self.line.trim_ascii().len() > 2;
-        let row_of = |text: &[u8], side: usize, line: usize| {
-            if chars {
-                parse_char_row(text, side, line)
-            } else {
-                parse_grid_row(text, side, line)
-            }
-        };
-        let shape = if let Some(shape) = self.shape {
-            shape
-        } else {
-            let (side, what) = if chars {
-                (self.line.trim_ascii().len(), "symbols")
-            } else {
-                (count_tokens(&self.line), "numbers")
-            };
-            match Shape::for_side(side) {
-                Ok(shape) => shape,
-                Err(_) if self.boxless() && (1..=crate::model::MAX_SIDE).contains(&side) => {
-                    Shape::rows_only(side)
-                }
-                Err(err) => {
-                    return Err(ParseError::line(
-                        first_line,
-                        format!("a first row of {side} {what}: {err}"),
-                    )
-                    .into());
-                }
-            }
-        };
-        let side = shape.side();
-        let mut cells = Vec::with_capacity(shape.cell_count());
-        cells.extend(row_of(&self.line, side, self.line_no)?);
-        while cells.len() < shape.cell_count() {
-            let rows_read = cells.len() / side;
-            if !self.next_line()? || self.is_blank() {
-                return Err(ParseError::line(
-                    self.line_no,
-                    format!("expected {side} rows for the puzzle starting at line {first_line}, found {rows_read}"),
-                )
-                .into());
-            }
-            if self.is_comment() || is_rule_line(&self.line) {
-                continue;
-            }
-            self.check_line_bytes()?;
-            cells.extend(row_of(&self.line, side, self.line_no)?);
-        }
-        Ok(Record {
-            number: self.number,
-            line: first_line,
-            puzzle: Grid::from_cells(shape, cells).expect("every row was checked against the side"),
-            solution: None,
-            count: None,
-        })
-    }
-
     /// Refuses binary input and overlong lines before any parser sees them.
     fn check_line_bytes(&mut self) -> Result<(), ParseError> {
         if let Some(idx) = memchr::memchr(0, &self.line) {
@@ -344,59 +292,6 @@ fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
     input.fill_buf()
 }
 
-/// Whether a first line is a row of a grid written as symbols with no separator (`53..7....`,
-/// the .sdk form): one token whose length is a side with a default box shape but not the
-/// length of a line-form puzzle (9 symbols are a 9x9 row, 16 a 4x4 puzzle), at least 6.
-fn is_char_row(token: &[u8], boxless: bool) -> bool {
-    let len = token.len();
-    // A boxless variant (`--variant latin`) reads a line of any square length as a puzzle.
-    let line_form = (1..=MAX_LINE_SIDE)
-        .any(|side| side * side == len && (boxless || Shape::for_side(side).is_ok()));
-    // From 6 up: a 4-symbol line is more likely a line-form puzzle missing its box shape.
-    (6..=MAX_LINE_SIDE).contains(&len)
-        && !line_form
-        && !token.iter().any(is_grid_separator)
-        && token.iter().all(|&byte| symbol_value(byte, len).is_some())
-        && Shape::for_side(len).is_ok()
-}
-
-/// Parses one row of symbols with no separator (`53..7....`): `side` line-form symbols.
-fn parse_char_row(text: &[u8], side: usize, line: usize) -> Result<Vec<u8>, ParseError> {
-    let start = text.len() - text.trim_ascii_start().len();
-    let row = text.trim_ascii();
-    let mut values = Vec::with_capacity(side);
-    for (offset, &symbol) in row.iter().enumerate() {
-        let column = start + offset + 1;
-        if offset >= side {
-            return Err(ParseError::at(
-                line,
-                column,
-                format!("expected {side} symbols in a row, found {}", row.len()),
-            ));
-        }
-        let value = symbol_value(symbol, side).ok_or_else(|| {
-            ParseError::at(
-                line,
-                column,
-                format!(
-                    "expected {}, found {}",
-                    describe_alphabet(side, true),
-                    Found(symbol)
-                ),
-            )
-        })?;
-        values.push(value);
-    }
-    if values.len() < side {
-        return Err(ParseError::at(
-            line,
-            start + row.len() + 1,
-            format!("expected {side} symbols in a row, found {}", row.len()),
-        ));
-    }
-    Ok(values)
-}
-
 impl<R: BufRead> Reader<R> {
     /// Reads a TOML document whole (it cannot be split as it is read) into its records.
     fn read_toml(&mut self) {
@@ -417,7 +312,7 @@ impl<R: BufRead> Reader<R> {
                 )
                 .into())]
             }
-            Ok(_) => super::json::records_from_toml(&text, self.shape),
+            Ok(_) => super::toml::records_from_toml(&text, self.shape),
             Err(err) => vec![Err(err.into())],
         };
         self.mode = Mode::Toml(records.into());
@@ -437,140 +332,13 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-/// A line-form puzzle that [`Reader::next_deferred`] left unparsed: where it is, and the shape
-/// to read it with. [`parse_line_into`] reads it, on whichever thread will run it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LineAt {
-    /// One-based line number.
-    pub line: usize,
-    /// One-based position among the source's puzzles.
-    pub number: usize,
-    /// The box shape given for every puzzle, if any.
-    pub shape: Option<Shape>,
-}
-
-/// What [`Reader::next_deferred`] gives: a line-form line, unparsed, or what
-/// [`Iterator::next`] would have given.
-#[derive(Debug)]
-pub enum Deferred {
-    /// The line's bytes were appended to the caller's buffer.
-    Line(LineAt),
-    /// A record or an error, read as usual (the grid, JSON and TOML forms, a variant, a line
-    /// refused before parsing: binary, overlong).
-    Read(Result<Record, CorpusError>),
-}
-
 /// What the reader's loop found.
 enum Step {
     Record(Record),
     Line(LineAt),
 }
 
-/// Reads a line that [`Reader::next_deferred`] left unparsed into `record`, reusing its grid
-/// (no allocation for a bare puzzle of the same shape as the last one); the same record and
-/// errors as the reader would have given. On an error `record`'s puzzle is left empty or as
-/// it was.
-pub fn parse_line_into(text: &[u8], at: LineAt, record: &mut Record) -> Result<(), CorpusError> {
-    if parse_bare_line_into(text, at.shape, &mut record.puzzle) {
-        record.solution = None;
-        record.count = None;
-    } else {
-        let parsed = parse_line_record(text, at.shape, at.line)?;
-        record.puzzle = parsed.puzzle;
-        record.solution = parsed.solution;
-        record.count = parsed.count;
-    }
-    record.number = at.number;
-    record.line = at.line;
-    Ok(())
-}
-
-/// The first line of `text` if it is plain (see [`Reader::next_plain_lines`]): its length
-/// without the line end, and with it. As `next_line` cuts a line: one `\r` before the `\n` is
-/// dropped, and counts towards the length limit.
-fn plain_line(text: &[u8]) -> Option<(usize, usize)> {
-    // The line's end and the NUL check in one pass: a NUL first is not plain.
-    let newline = memchr::memchr2(b'\n', 0, text)?;
-    if text[newline] != b'\n' || newline > MAX_LINE_BYTES {
-        return None;
-    }
-    let len = newline - usize::from(newline > 0 && text[newline - 1] == b'\r');
-    let first = *text[..len].first()?;
-    if first.is_ascii_whitespace() || first == b'#' {
-        return None;
-    }
-    Some((len, newline + 1))
-}
-
 impl<R: BufRead> Reader<R> {
-    /// Like [`Iterator::next`], except that a line-form puzzle (without `--variant`) is not
-    /// parsed: its bytes are appended to `bytes` and its place returned, so that a pipeline
-    /// can cut the input into blocks of raw lines on one thread and parse them on the threads
-    /// that run them ([`parse_line_into`]).
-    pub fn next_deferred(&mut self, bytes: &mut Vec<u8>) -> Option<Deferred> {
-        if self.variant.is_some() {
-            return self.next().map(Deferred::Read);
-        }
-        Some(match self.next_step(true)? {
-            Ok(Step::Line(at)) => {
-                bytes.extend_from_slice(&self.line);
-                Deferred::Line(at)
-            }
-            Ok(Step::Record(record)) => Deferred::Read(Ok(record)),
-            Err(err) => Deferred::Read(Err(err)),
-        })
-    }
-
-    /// Up to `max` plain lines of a line-form file, cut in one pass over the input's buffer
-    /// and each passed to `found` with its bytes' range in `bytes`; returns how many. A plain
-    /// line is whole in the buffer, opens with a symbol (neither blank nor a comment), is not
-    /// overlong and has no NUL byte; the first line that is not (or a buffer without a line
-    /// end, or an error filling it, which that way is read again and reported) stops the cut,
-    /// and [`Reader::next_deferred`] reads it the general way, to the same place and record.
-    /// The lines' bytes are copied with what separates them (line ends) in one piece, and
-    /// taken from the buffer at once: against [`Reader::next_deferred`] line by line (a copy
-    /// into `self.line`, the checks of the other forms, a second pass for NUL bytes), the
-    /// thread that cuts every pipeline's input does about 400 instructions a line fewer.
-    pub fn next_plain_lines(
-        &mut self,
-        bytes: &mut Vec<u8>,
-        max: usize,
-        mut found: impl FnMut(LineAt, std::ops::Range<usize>),
-    ) -> usize {
-        if self.variant.is_some()
-            || !matches!(self.mode, Mode::Line)
-            || self.held
-            || self.skip_to_blank
-            || !self.bom_checked
-        {
-            return 0;
-        }
-        let Ok(available) = self.input.fill_buf() else {
-            return 0;
-        };
-        let start = bytes.len();
-        let (mut used, mut taken) = (0, 0);
-        while taken < max {
-            let Some((len, line_end)) = plain_line(&available[used..]) else {
-                break;
-            };
-            self.line_no += 1;
-            self.number += 1;
-            // `boxless_line_shape` needs variant rules, which this never has.
-            let at = LineAt {
-                line: self.line_no,
-                number: self.number,
-                shape: self.shape,
-            };
-            found(at, start + used..start + used + len);
-            used += line_end;
-            taken += 1;
-        }
-        bytes.extend_from_slice(&available[..used]);
-        self.input.consume(used);
-        taken
-    }
-
     /// The next puzzle as written, before `--variant` applies; with `defer`, a line-form
     /// puzzle as its place only (its bytes are in `self.line`).
     fn next_step(&mut self, defer: bool) -> Option<Result<Step, CorpusError>> {
@@ -696,22 +464,6 @@ mod tests {
     }
 
     #[test]
-    fn grid_form_reads_puzzles_separated_by_blank_lines() {
-        let text = b"1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 4\n\n0 0 0 0\n0 9 0 0\n0 0 0 0\n0 0 0 0\n\n0 0 0 0\n0 0 0 0\n";
-        let records = read(text);
-        assert_eq!(records.len(), 3);
-        assert_eq!(records[0].as_ref().unwrap().puzzle.clue_count(), 2);
-        assert_eq!(
-            records[1].as_ref().unwrap_err(),
-            "line 7, column 3: expected a number 0-4, found '9'"
-        );
-        assert_eq!(
-            records[2].as_ref().unwrap_err(),
-            "line 12: expected 4 rows for the puzzle starting at line 11, found 2"
-        );
-    }
-
-    #[test]
     fn binary_and_overlong_input_get_one_error() {
         let records = read(b"\x7fELF\x02\x01\x01\x00\x00\n\x00\x00\n");
         assert_eq!(records.len(), 1);
@@ -741,68 +493,6 @@ mod tests {
             records[0].as_ref().unwrap_err(),
             "line 3, column 3: puzzle 1: row 2, column 2: expected a number 0-2, found 3"
         );
-    }
-
-    #[test]
-    fn printed_grids_are_read_with_their_separators() {
-        let board_a =
-            "030260701680070090190004500820100040004602900050003028009300074040050036703018000";
-        // Comma-separated rows (a spreadsheet's CSV).
-        let csv: String = board_a
-            .as_bytes()
-            .chunks(9)
-            .map(|row| {
-                let cells: Vec<String> = row.iter().map(|&b| (b as char).to_string()).collect();
-                cells.join(",") + "\n"
-            })
-            .collect();
-        // qqwing's boxed grid, with dots and band rules.
-        let mut boxed = String::new();
-        for (r, row) in board_a.as_bytes().chunks(9).enumerate() {
-            if r > 0 && r % 3 == 0 {
-                boxed.push_str("-------|-------|-------\n");
-            }
-            for (c, &b) in row.iter().enumerate() {
-                if c > 0 && c % 3 == 0 {
-                    boxed.push_str("| ");
-                }
-                boxed.push(if b == b'0' { '.' } else { b as char });
-                boxed.push(' ');
-            }
-            boxed.push('\n');
-        }
-        // A bordered grid.
-        let bordered = format!(
-            "+-------+-------+-------+\n{}+-------+-------+-------+\n",
-            boxed
-                .replace("-------|-------|-------", "+-------+-------+-------+")
-                .lines()
-                .map(|line| if line.starts_with('+') {
-                    format!("{line}\n")
-                } else {
-                    format!("| {line}|\n")
-                })
-                .collect::<String>()
-        );
-        // Nine rows of nine symbols (the .sdk form).
-        let rows: String = board_a
-            .as_bytes()
-            .chunks(9)
-            .map(|row| String::from_utf8(row.to_vec()).unwrap().replace('0', ".") + "\n")
-            .collect();
-        for text in [csv, boxed, bordered, rows] {
-            let records = read(text.as_bytes());
-            assert_eq!(records.len(), 1, "{text}");
-            let puzzle = &records[0]
-                .as_ref()
-                .unwrap_or_else(|err| panic!("{err}\n{text}"))
-                .puzzle;
-            assert_eq!(
-                crate::model::to_line(puzzle).unwrap().replace('.', "0"),
-                board_a,
-                "{text}"
-            );
-        }
     }
 
     #[test]
