@@ -993,7 +993,7 @@ mod tests {
 
     #[test]
     fn write_solution_writes_every_cell_of_a_solved_board() {
-        let text = include_str!("../../../../../corpora/generated/9x9-minimal.txt");
+        let text = include_str!("../../../../../../corpora/generated/9x9-minimal.txt");
         let solutions =
             crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
                 .map(|record| record.unwrap().solution.unwrap())
@@ -1038,7 +1038,7 @@ mod tests {
 
     #[test]
     fn unsolved_peers_counts_the_unsolved_cells_among_the_twenty_peers() {
-        let text = include_str!("../../../../../corpora/generated/9x9-minimal.txt");
+        let text = include_str!("../../../../../../corpora/generated/9x9-minimal.txt");
         let puzzles =
             crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
                 .map(|record| record.unwrap().puzzle)
@@ -1061,7 +1061,7 @@ mod tests {
 
     #[test]
     fn choose_cell_scores_open_boards_and_takes_the_first_pair_near_the_leaves() {
-        let text = include_str!("../../../../../corpora/generated/9x9-minimal.txt");
+        let text = include_str!("../../../../../../corpora/generated/9x9-minimal.txt");
         let records =
             crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
                 .map(|record| record.unwrap())
@@ -1124,7 +1124,7 @@ mod tests {
 
     /// The generated minimal 9x9 puzzles of the project's corpus.
     fn minimal_puzzles() -> impl Iterator<Item = Grid> {
-        let text = include_str!("../../../../../corpora/generated/9x9-minimal.txt");
+        let text = include_str!("../../../../../../corpora/generated/9x9-minimal.txt");
         crate::corpus::Reader::new(text.as_bytes(), crate::corpus::Format::Line, None)
             .map(|record| record.unwrap().puzzle)
     }

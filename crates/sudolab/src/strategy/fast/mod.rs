@@ -392,12 +392,12 @@ mod tests {
     /// solutions each).
     #[test]
     fn the_classic_path_finds_what_the_general_path_finds() {
-        let mut all = puzzles(include_str!("../../../../corpora/reference.txt"));
+        let mut all = puzzles(include_str!("../../../../../corpora/reference.txt"));
         all.extend(puzzles(include_str!(
-            "../../../../corpora/generated/9x9-rot180.txt"
+            "../../../../../corpora/generated/9x9-rot180.txt"
         )));
         let minimal = puzzles(include_str!(
-            "../../../../corpora/generated/9x9-minimal.txt"
+            "../../../../../corpora/generated/9x9-minimal.txt"
         ));
         for (idx, puzzle) in minimal.iter().take(30).enumerate() {
             let mut loose = puzzle.clone();
@@ -431,9 +431,9 @@ mod tests {
     /// the same reason to stop, the same counters.
     #[test]
     fn the_classic_path_counts_as_it_searches() {
-        let mut all = puzzles(include_str!("../../../../corpora/reference.txt"));
+        let mut all = puzzles(include_str!("../../../../../corpora/reference.txt"));
         all.extend(puzzles(include_str!(
-            "../../../../corpora/generated/9x9-minimal.txt"
+            "../../../../../corpora/generated/9x9-minimal.txt"
         )));
         // Several solutions: the first minimal puzzle with three givens taken out.
         let mut loose = all.last().unwrap().clone();
