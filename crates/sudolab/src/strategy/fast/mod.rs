@@ -1,9 +1,9 @@
 //! `fast`: constraint propagation on bit boards, guessing only when it must.
 //!
 //! 9x9 puzzles take the dedicated path in [`classic`] (digit-per-band words, JCZSolve's
-//! representation, with locked candidates; 4 to 8 times faster there than the general path was
-//! on the peer bench of session 2, docs/benchmarks.md). Every other shape takes the general
-//! path below, which a unit test also runs on 9x9 to hold the two to the same solutions.
+//! representation, with locked candidates; why: several times faster there than the general
+//! path, docs/benchmarks.md, 'fast: what was tried'). Every other shape takes the general path
+//! below, which a unit test also runs on 9x9 to hold the two to the same solutions.
 //!
 //! In the general path every cell keeps its candidate digits as one word. Placing a digit removes it from the
 //! cell's peers; a peer left with one candidate is placed in turn (naked single); a house where
@@ -392,12 +392,12 @@ mod tests {
     /// solutions each).
     #[test]
     fn the_classic_path_finds_what_the_general_path_finds() {
-        let mut all = puzzles(include_str!("../../../../corpora/reference.txt"));
+        let mut all = puzzles(include_str!("../../../../../corpora/reference.txt"));
         all.extend(puzzles(include_str!(
-            "../../../../corpora/generated/9x9-rot180.txt"
+            "../../../../../corpora/generated/9x9-rot180.txt"
         )));
         let minimal = puzzles(include_str!(
-            "../../../../corpora/generated/9x9-minimal.txt"
+            "../../../../../corpora/generated/9x9-minimal.txt"
         ));
         for (idx, puzzle) in minimal.iter().take(30).enumerate() {
             let mut loose = puzzle.clone();
@@ -431,9 +431,9 @@ mod tests {
     /// the same reason to stop, the same counters.
     #[test]
     fn the_classic_path_counts_as_it_searches() {
-        let mut all = puzzles(include_str!("../../../../corpora/reference.txt"));
+        let mut all = puzzles(include_str!("../../../../../corpora/reference.txt"));
         all.extend(puzzles(include_str!(
-            "../../../../corpora/generated/9x9-minimal.txt"
+            "../../../../../corpora/generated/9x9-minimal.txt"
         )));
         // Several solutions: the first minimal puzzle with three givens taken out.
         let mut loose = all.last().unwrap().clone();
