@@ -9,9 +9,8 @@ use arrow_schema::{DataType, Field, Schema};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
-use sudolab::check::ProblemKind;
 use sudolab::report::{PuzzleProblem, Row};
-use sudolab::strategy::{Counter, Stop, Verdict};
+use sudolab::strategy::{Counter, Stop};
 
 /// Columns of one table, in order.
 #[derive(Default)]
@@ -78,20 +77,6 @@ impl Columns {
     }
 }
 
-/// The name a report gives a stop reason (`deadline`, `node_limit`, ...), as in the JSON and
-/// CSV reports.
-pub fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::SolutionLimit => "solution_limit",
-        Stop::NodeLimit => "node_limit",
-        Stop::Deadline => "deadline",
-        Stop::Cancelled => "cancelled",
-        Stop::Unsupported => "unsupported",
-        Stop::EngineFailure => "engine_failure",
-        Stop::Backlog => "backlog",
-    }
-}
-
 /// The report rows, built as they come: the JSON report's row fields in its order, then one
 /// column per counter (absent counters are null, not zero), then `solution` when asked.
 pub struct RowsBuilder {
@@ -138,10 +123,10 @@ impl RowsBuilder {
         self.side.append_value(row.side as u32);
         self.clues.append_value(row.clues as u32);
         self.strategy.append_value(&row.strategy);
-        self.verdict.append_value(verdict_name(row.verdict));
+        self.verdict.append_value(row.verdict.as_str());
         self.solutions.append_value(row.solutions);
         self.exhausted.append_value(row.exhausted);
-        self.stopped.append_option(row.stopped.map(stop_name));
+        self.stopped.append_option(row.stopped.map(Stop::as_str));
         self.time_ns.append_value(row.time_ns);
         self.median_ns.append_value(row.median_ns);
         for (counter, builder) in &mut self.counters {
@@ -250,7 +235,7 @@ pub fn problems_table(problems: &[PuzzleProblem]) -> PyResult<PyTable> {
         .strings("grid", problems.iter().map(|p| Some(p.grid.as_str())))
         .strings(
             "kind",
-            problems.iter().map(|p| Some(kind_name(p.problem.kind))),
+            problems.iter().map(|p| Some(p.problem.kind.as_str())),
         )
         .strings("strategies", strategies.iter().map(|s| Some(s.as_str())))
         .strings(
@@ -258,29 +243,6 @@ pub fn problems_table(problems: &[PuzzleProblem]) -> PyResult<PyTable> {
             problems.iter().map(|p| Some(p.problem.detail.as_str())),
         );
     columns.finish()
-}
-
-/// A verdict as the reports write it.
-pub fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::None => "none",
-        Verdict::Unique => "unique",
-        Verdict::Multiple => "multiple",
-        Verdict::Solved => "solved",
-        Verdict::Unknown => "unknown",
-    }
-}
-
-/// A problem kind as the JSON report writes it.
-pub fn kind_name(kind: ProblemKind) -> &'static str {
-    match kind {
-        ProblemKind::InvalidAnswer => "invalid_answer",
-        ProblemKind::VerdictsDisagree => "verdicts_disagree",
-        ProblemKind::SolutionsDisagree => "solutions_disagree",
-        ProblemKind::ContradictsKnownSolution => "contradicts_known_solution",
-        ProblemKind::ContradictsKnownCount => "contradicts_known_count",
-        ProblemKind::InvalidKnownSolution => "invalid_known_solution",
-    }
 }
 
 /// One column of a table made here, as Python values (`None` for null), so that small

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::strategy::Counter;
+use crate::strategy::{Counter, Stop};
 
 use super::{Report, Row};
 
@@ -51,9 +51,9 @@ impl<W: Write> CsvWriter<W> {
             row.solutions.to_string(),
             row.exhausted.to_string(),
             row.stopped
-                .and_then(|stop| serde_json::to_value(stop).ok())
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
+                .map(Stop::as_str)
+                .unwrap_or_default()
+                .to_string(),
             format!("{:.3}", row.time_ns as f64 / 1e3),
             format!("{:.3}", row.median_ns as f64 / 1e3),
         ];

@@ -295,9 +295,9 @@ fn problems_section(w: &mut String, report: &Report) {
         for p in &report.problems {
             writeln!(
                 w,
-                "<tr class=\"bad\"><td>{}</td><td>{:?}</td><td>{}</td><td><code>{}</code></td></tr>",
+                "<tr class=\"bad\"><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
                 escape(&p.source),
-                p.problem.kind,
+                p.problem.kind.as_str(),
                 escape(&p.problem.detail),
                 escape(&p.grid)
             )

@@ -39,10 +39,10 @@ pub fn render(report: &Report) -> String {
         for p in &report.problems {
             writeln!(
                 w,
-                "| `{}` | {} | {:?} | {} | {} |",
+                "| `{}` | {} | {} | {} | {} |",
                 escape(&p.grid),
                 escape(&p.source),
-                p.problem.kind,
+                p.problem.kind.as_str(),
                 escape(&p.problem.strategies.join(", ")),
                 escape(&p.problem.detail)
             )

@@ -680,6 +680,62 @@ mod tests {
         }
     }
 
+    /// Every report form spells a stop reason and a problem kind by `as_str`; JSON by serde.
+    /// The two agree for every variant (the matches fail to compile when one is added, until it
+    /// is listed here too).
+    #[test]
+    fn as_str_is_the_json_spelling_of_every_stop_and_problem_kind() {
+        use crate::check::ProblemKind;
+        let stops = [
+            Stop::SolutionLimit,
+            Stop::NodeLimit,
+            Stop::Deadline,
+            Stop::Cancelled,
+            Stop::Unsupported,
+            Stop::EngineFailure,
+            Stop::Backlog,
+        ];
+        for stop in stops {
+            match stop {
+                Stop::SolutionLimit
+                | Stop::NodeLimit
+                | Stop::Deadline
+                | Stop::Cancelled
+                | Stop::Unsupported
+                | Stop::EngineFailure
+                | Stop::Backlog => {}
+            }
+            assert_eq!(
+                serde_json::to_value(stop).unwrap(),
+                stop.as_str(),
+                "{stop:?}"
+            );
+        }
+        let kinds = [
+            ProblemKind::InvalidAnswer,
+            ProblemKind::VerdictsDisagree,
+            ProblemKind::SolutionsDisagree,
+            ProblemKind::ContradictsKnownSolution,
+            ProblemKind::ContradictsKnownCount,
+            ProblemKind::InvalidKnownSolution,
+        ];
+        for kind in kinds {
+            match kind {
+                ProblemKind::InvalidAnswer
+                | ProblemKind::VerdictsDisagree
+                | ProblemKind::SolutionsDisagree
+                | ProblemKind::ContradictsKnownSolution
+                | ProblemKind::ContradictsKnownCount
+                | ProblemKind::InvalidKnownSolution => {}
+            }
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                kind.as_str(),
+                "{kind:?}"
+            );
+        }
+    }
+
     pub(crate) fn rows() -> Vec<Row> {
         (0..10u64)
             .flat_map(|p| {

@@ -110,10 +110,7 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
             let line = format!(
                 "  {} {}: {}\n    {}",
                 problem.source,
-                serde_json::to_value(problem.problem.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+                problem.problem.kind.as_str(),
                 problem.problem.detail,
                 problem.grid
             );
