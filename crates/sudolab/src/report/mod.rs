@@ -10,6 +10,7 @@
 //! JSON reports of several shards ([`merge`]) re-folds their rows, so it gives the same
 //! aggregates as one run over the whole corpus.
 
+pub mod columns;
 pub mod csv;
 mod histogram;
 pub mod html;
