@@ -270,11 +270,9 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
                 .find("}}")
                 .expect("every placeholder of the page is closed");
         let name = &rest[open + 2..close];
-        let value = values
-            .iter()
-            .find(|(key, _)| *key == name)
-            .map(|(_, value)| *value)
-            .unwrap_or_else(|| panic!("the page's placeholder {{{{{name}}}}} has no value"));
+        let Some((_, value)) = values.iter().find(|(key, _)| *key == name) else {
+            panic!("the page's placeholder {{{{{name}}}}} has no value");
+        };
         out.push_str(&rest[..open]);
         out.push_str(value);
         rest = &rest[close + 2..];
