@@ -166,7 +166,7 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
 
 /// A cell's text for Markdown: table pipes escaped, lines joined, and HTML's special
 /// characters as entities, so that a file name or a re-rendered report cannot inject markup
-/// into a viewer that renders inline HTML (issue 22, D15).
+/// into a viewer that renders inline HTML.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")

@@ -87,7 +87,8 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
     )
     .expect("String write");
     if report.puzzles == 0 {
-        // Nothing was certified: "every answer certified" would be vacuous (NEWCOMER.md #25).
+        // Nothing was certified: "every answer certified" would be vacuously true, so the
+        // line must say that no puzzle was compared.
         out.push_str("cross-check: no puzzles were compared\n");
     } else if report.problems.is_empty() {
         out.push_str("cross-check: every answer certified, every definite verdict agrees\n");
