@@ -9,9 +9,9 @@ use arrow_schema::{DataType, Field, Schema};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
-use sudolab::check::ProblemKind;
+use sudolab::report::columns::{Kind, ROW_COLUMNS, RowColumn, RowValue, counter_value};
 use sudolab::report::{PuzzleProblem, Row};
-use sudolab::strategy::{Counter, Stop, Verdict};
+use sudolab::strategy::Counter;
 
 /// Columns of one table, in order.
 #[derive(Default)]
@@ -78,74 +78,81 @@ impl Columns {
     }
 }
 
-/// The name a report gives a stop reason (`deadline`, `node_limit`, ...), as in the JSON and
-/// CSV reports.
-pub fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::SolutionLimit => "solution_limit",
-        Stop::NodeLimit => "node_limit",
-        Stop::Deadline => "deadline",
-        Stop::Cancelled => "cancelled",
-        Stop::Unsupported => "unsupported",
-        Stop::EngineFailure => "engine_failure",
-        Stop::Backlog => "backlog",
+/// One column's values as they come, in the Arrow type of its kind.
+enum Builder {
+    Text(StringBuilder),
+    Small(UInt32Builder),
+    Int(UInt64Builder),
+    Bool(BooleanBuilder),
+}
+
+impl Builder {
+    fn new(kind: Kind) -> Builder {
+        match kind {
+            Kind::Text => Builder::Text(StringBuilder::new()),
+            Kind::Small => Builder::Small(UInt32Builder::new()),
+            Kind::Int | Kind::Nanos => Builder::Int(UInt64Builder::new()),
+            Kind::Bool => Builder::Bool(BooleanBuilder::new()),
+        }
+    }
+
+    /// Appends a value: nothing is null, a duration its nanoseconds.
+    fn append(&mut self, value: RowValue<'_>) {
+        match (self, value) {
+            (Builder::Text(b), RowValue::Text(text)) => b.append_value(text),
+            (Builder::Small(b), RowValue::Small(count)) => b.append_value(count),
+            (Builder::Int(b), RowValue::Int(count) | RowValue::Nanos(count)) => {
+                b.append_value(count);
+            }
+            (Builder::Bool(b), RowValue::Bool(yes)) => b.append_value(yes),
+            (Builder::Text(b), RowValue::Empty) => b.append_null(),
+            (Builder::Small(b), RowValue::Empty) => b.append_null(),
+            (Builder::Int(b), RowValue::Empty) => b.append_null(),
+            (Builder::Bool(b), RowValue::Empty) => b.append_null(),
+            (_, value) => unreachable!("a value of another kind than its column's: {value:?}"),
+        }
+    }
+
+    fn finish(&mut self) -> (DataType, ArrayRef) {
+        match self {
+            Builder::Text(b) => (DataType::Utf8, Arc::new(b.finish())),
+            Builder::Small(b) => (DataType::UInt32, Arc::new(b.finish())),
+            Builder::Int(b) => (DataType::UInt64, Arc::new(b.finish())),
+            Builder::Bool(b) => (DataType::Boolean, Arc::new(b.finish())),
+        }
     }
 }
 
-/// The report rows, built as they come: the JSON report's row fields in its order, then one
-/// column per counter (absent counters are null, not zero), then `solution` when asked.
+/// The report rows, built as they come: the columns of `ROW_COLUMNS` (the JSON report's row
+/// fields, in its order), then one column per counter (absent counters are null, not zero),
+/// then `solution` when asked.
 pub struct RowsBuilder {
-    puzzle: UInt64Builder,
-    source: StringBuilder,
-    side: UInt32Builder,
-    clues: UInt32Builder,
-    strategy: StringBuilder,
-    verdict: StringBuilder,
-    solutions: UInt64Builder,
-    exhausted: BooleanBuilder,
-    stopped: StringBuilder,
-    time_ns: UInt64Builder,
-    median_ns: UInt64Builder,
-    counters: Vec<(Counter, UInt64Builder)>,
+    columns: Vec<(&'static RowColumn, Builder)>,
+    counters: Vec<(Counter, Builder)>,
     solution: Option<StringBuilder>,
 }
 
 impl RowsBuilder {
     pub fn new(counters: &[Counter], with_solutions: bool) -> RowsBuilder {
         RowsBuilder {
-            puzzle: UInt64Builder::new(),
-            source: StringBuilder::new(),
-            side: UInt32Builder::new(),
-            clues: UInt32Builder::new(),
-            strategy: StringBuilder::new(),
-            verdict: StringBuilder::new(),
-            solutions: UInt64Builder::new(),
-            exhausted: BooleanBuilder::new(),
-            stopped: StringBuilder::new(),
-            time_ns: UInt64Builder::new(),
-            median_ns: UInt64Builder::new(),
+            columns: ROW_COLUMNS
+                .iter()
+                .map(|column| (column, Builder::new(column.kind)))
+                .collect(),
             counters: counters
                 .iter()
-                .map(|&counter| (counter, UInt64Builder::new()))
+                .map(|&counter| (counter, Builder::new(Kind::Int)))
                 .collect(),
             solution: with_solutions.then(StringBuilder::new),
         }
     }
 
     pub fn add(&mut self, row: &Row, solution: Option<&str>) {
-        self.puzzle.append_value(row.puzzle);
-        self.source.append_value(&row.source);
-        self.side.append_value(row.side as u32);
-        self.clues.append_value(row.clues as u32);
-        self.strategy.append_value(&row.strategy);
-        self.verdict.append_value(verdict_name(row.verdict));
-        self.solutions.append_value(row.solutions);
-        self.exhausted.append_value(row.exhausted);
-        self.stopped.append_option(row.stopped.map(stop_name));
-        self.time_ns.append_value(row.time_ns);
-        self.median_ns.append_value(row.median_ns);
+        for (column, builder) in &mut self.columns {
+            builder.append((column.value)(row));
+        }
         for (counter, builder) in &mut self.counters {
-            builder.append_option(row.counters.get(*counter));
+            builder.append(counter_value(row, *counter));
         }
         if let Some(builder) = &mut self.solution {
             builder.append_option(solution);
@@ -154,81 +161,13 @@ impl RowsBuilder {
 
     pub fn finish(mut self) -> PyResult<PyTable> {
         let mut columns = Columns::default();
-        let u64s = DataType::UInt64;
-        columns
-            .push(
-                "puzzle",
-                u64s.clone(),
-                false,
-                Arc::new(self.puzzle.finish()),
-            )
-            .push(
-                "source",
-                DataType::Utf8,
-                false,
-                Arc::new(self.source.finish()),
-            )
-            .push(
-                "side",
-                DataType::UInt32,
-                false,
-                Arc::new(self.side.finish()),
-            )
-            .push(
-                "clues",
-                DataType::UInt32,
-                false,
-                Arc::new(self.clues.finish()),
-            )
-            .push(
-                "strategy",
-                DataType::Utf8,
-                false,
-                Arc::new(self.strategy.finish()),
-            )
-            .push(
-                "verdict",
-                DataType::Utf8,
-                false,
-                Arc::new(self.verdict.finish()),
-            )
-            .push(
-                "solutions",
-                u64s.clone(),
-                false,
-                Arc::new(self.solutions.finish()),
-            )
-            .push(
-                "exhausted",
-                DataType::Boolean,
-                false,
-                Arc::new(self.exhausted.finish()),
-            )
-            .push(
-                "stopped",
-                DataType::Utf8,
-                true,
-                Arc::new(self.stopped.finish()),
-            )
-            .push(
-                "time_ns",
-                u64s.clone(),
-                false,
-                Arc::new(self.time_ns.finish()),
-            )
-            .push(
-                "median_ns",
-                u64s.clone(),
-                false,
-                Arc::new(self.median_ns.finish()),
-            );
-        for (counter, mut builder) in self.counters {
-            columns.push(
-                counter.name(),
-                u64s.clone(),
-                true,
-                Arc::new(builder.finish()),
-            );
+        for (column, builder) in &mut self.columns {
+            let (data_type, array) = builder.finish();
+            columns.push(column.name, data_type, column.nullable, array);
+        }
+        for (counter, builder) in &mut self.counters {
+            let (data_type, array) = builder.finish();
+            columns.push(counter.name(), data_type, true, array);
         }
         if let Some(mut builder) = self.solution.take() {
             columns.push("solution", DataType::Utf8, true, Arc::new(builder.finish()));
@@ -250,7 +189,7 @@ pub fn problems_table(problems: &[PuzzleProblem]) -> PyResult<PyTable> {
         .strings("grid", problems.iter().map(|p| Some(p.grid.as_str())))
         .strings(
             "kind",
-            problems.iter().map(|p| Some(kind_name(p.problem.kind))),
+            problems.iter().map(|p| Some(p.problem.kind.as_str())),
         )
         .strings("strategies", strategies.iter().map(|s| Some(s.as_str())))
         .strings(
@@ -258,29 +197,6 @@ pub fn problems_table(problems: &[PuzzleProblem]) -> PyResult<PyTable> {
             problems.iter().map(|p| Some(p.problem.detail.as_str())),
         );
     columns.finish()
-}
-
-/// A verdict as the reports write it.
-pub fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::None => "none",
-        Verdict::Unique => "unique",
-        Verdict::Multiple => "multiple",
-        Verdict::Solved => "solved",
-        Verdict::Unknown => "unknown",
-    }
-}
-
-/// A problem kind as the JSON report writes it.
-pub fn kind_name(kind: ProblemKind) -> &'static str {
-    match kind {
-        ProblemKind::InvalidAnswer => "invalid_answer",
-        ProblemKind::VerdictsDisagree => "verdicts_disagree",
-        ProblemKind::SolutionsDisagree => "solutions_disagree",
-        ProblemKind::ContradictsKnownSolution => "contradicts_known_solution",
-        ProblemKind::ContradictsKnownCount => "contradicts_known_count",
-        ProblemKind::InvalidKnownSolution => "invalid_known_solution",
-    }
 }
 
 /// One column of a table made here, as Python values (`None` for null), so that small

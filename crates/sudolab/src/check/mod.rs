@@ -78,6 +78,22 @@ pub enum ProblemKind {
     InvalidKnownSolution,
 }
 
+impl ProblemKind {
+    /// The kind's name, as every report writes it: `invalid_answer`, `verdicts_disagree`,
+    /// `solutions_disagree`, `contradicts_known_solution`, `contradicts_known_count`,
+    /// `invalid_known_solution`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ProblemKind::InvalidAnswer => "invalid_answer",
+            ProblemKind::VerdictsDisagree => "verdicts_disagree",
+            ProblemKind::SolutionsDisagree => "solutions_disagree",
+            ProblemKind::ContradictsKnownSolution => "contradicts_known_solution",
+            ProblemKind::ContradictsKnownCount => "contradicts_known_count",
+            ProblemKind::InvalidKnownSolution => "invalid_known_solution",
+        }
+    }
+}
+
 /// One disagreement or invalid answer, with the strategies involved and what each said.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {

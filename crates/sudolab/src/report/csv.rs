@@ -4,6 +4,7 @@ use std::io::Write;
 
 use crate::strategy::Counter;
 
+use super::columns::{ROW_COLUMNS, RowValue, counter_value};
 use super::{Report, Row};
 
 /// Writes a header, then one record per [`Row`], as they come.
@@ -13,27 +14,15 @@ pub struct CsvWriter<W: Write> {
 }
 
 impl<W: Write> CsvWriter<W> {
-    /// Writes the header: the fixed columns, then one column per counter in `counters` (the
-    /// union of the counters of the strategies compared; an engine's absent counter is an
-    /// empty cell, not zero).
+    /// Writes the header: the columns of [`ROW_COLUMNS`] (durations in microseconds), then one
+    /// column per counter in `counters` (the union of the counters of the strategies compared;
+    /// an engine's absent counter is an empty cell, not zero).
     pub fn new(out: W, counters: Vec<Counter>) -> csv::Result<CsvWriter<W>> {
         let mut inner = csv::Writer::from_writer(out);
-        let mut header: Vec<String> = [
-            "puzzle",
-            "source",
-            "side",
-            "clues",
-            "strategy",
-            "verdict",
-            "solutions",
-            "exhausted",
-            "stopped",
-            "time_us",
-            "median_us",
-        ]
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+        let mut header: Vec<String> = ROW_COLUMNS
+            .iter()
+            .map(|column| column.micros_name().into_owned())
+            .collect();
         header.extend(counters.iter().map(|counter| counter.name().to_string()));
         inner.write_record(&header)?;
         Ok(CsvWriter { inner, counters })
@@ -41,27 +30,15 @@ impl<W: Write> CsvWriter<W> {
 
     /// Writes one row.
     pub fn write(&mut self, row: &Row) -> csv::Result<()> {
-        let mut record = vec![
-            row.puzzle.to_string(),
-            row.source.clone(),
-            row.side.to_string(),
-            row.clues.to_string(),
-            row.strategy.clone(),
-            row.verdict.to_string(),
-            row.solutions.to_string(),
-            row.exhausted.to_string(),
-            row.stopped
-                .and_then(|stop| serde_json::to_value(stop).ok())
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
-            format!("{:.3}", row.time_ns as f64 / 1e3),
-            format!("{:.3}", row.median_ns as f64 / 1e3),
-        ];
-        record.extend(self.counters.iter().map(|counter| {
-            row.counters
-                .get(*counter)
-                .map_or_else(String::new, |value| value.to_string())
-        }));
+        let mut record: Vec<String> = ROW_COLUMNS
+            .iter()
+            .map(|column| text((column.value)(row)))
+            .collect();
+        record.extend(
+            self.counters
+                .iter()
+                .map(|counter| text(counter_value(row, *counter))),
+        );
         self.inner.write_record(&record)
     }
 
@@ -70,6 +47,19 @@ impl<W: Write> CsvWriter<W> {
         self.inner
             .into_inner()
             .map_err(|err| std::io::Error::other(err.to_string()))
+    }
+}
+
+/// A value as the CSV writes it: a duration in microseconds with three decimals, nothing as
+/// an empty cell.
+fn text(value: RowValue<'_>) -> String {
+    match value {
+        RowValue::Text(text) => text.to_string(),
+        RowValue::Small(count) => count.to_string(),
+        RowValue::Int(count) => count.to_string(),
+        RowValue::Bool(yes) => yes.to_string(),
+        RowValue::Nanos(ns) => format!("{:.3}", ns as f64 / 1e3),
+        RowValue::Empty => String::new(),
     }
 }
 

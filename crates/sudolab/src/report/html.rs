@@ -295,9 +295,9 @@ fn problems_section(w: &mut String, report: &Report) {
         for p in &report.problems {
             writeln!(
                 w,
-                "<tr class=\"bad\"><td>{}</td><td>{:?}</td><td>{}</td><td><code>{}</code></td></tr>",
+                "<tr class=\"bad\"><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
                 escape(&p.source),
-                p.problem.kind,
+                p.problem.kind.as_str(),
                 escape(&p.problem.detail),
                 escape(&p.grid)
             )
@@ -349,7 +349,7 @@ fn escape(text: &str) -> String {
 fn decades(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     // A report is input like any other: values beyond 1e15 (31 years in microseconds, or more
     // nodes than any search makes) or not finite are left off the axis, whose key points
-    // plotters would otherwise count without end (issue 22, D11).
+    // plotters would otherwise count without end: the range must stay finite and small.
     let (low, high) = values
         .filter(|v| v.is_finite() && *v > 0.0 && *v <= 1e15)
         .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));

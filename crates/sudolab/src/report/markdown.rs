@@ -39,10 +39,10 @@ pub fn render(report: &Report) -> String {
         for p in &report.problems {
             writeln!(
                 w,
-                "| `{}` | {} | {:?} | {} | {} |",
+                "| `{}` | {} | {} | {} | {} |",
                 escape(&p.grid),
                 escape(&p.source),
-                p.problem.kind,
+                p.problem.kind.as_str(),
                 escape(&p.problem.strategies.join(", ")),
                 escape(&p.problem.detail)
             )
@@ -166,7 +166,7 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
 
 /// A cell's text for Markdown: table pipes escaped, lines joined, and HTML's special
 /// characters as entities, so that a file name or a re-rendered report cannot inject markup
-/// into a viewer that renders inline HTML (issue 22, D15).
+/// into a viewer that renders inline HTML.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")

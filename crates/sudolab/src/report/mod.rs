@@ -10,6 +10,7 @@
 //! JSON reports of several shards ([`merge`]) re-folds their rows, so it gives the same
 //! aggregates as one run over the whole corpus.
 
+pub mod columns;
 pub mod csv;
 mod histogram;
 pub mod html;
@@ -223,7 +224,7 @@ pub struct SideSummary {
 
 /// Why searches ended `unknown`, one count per reason; a summary's `unknown` is their sum.
 /// A refusal (`unsupported`) and a timeout are different facts about an engine, and a
-/// table that adds them up hides which one it was (NEWCOMER.md #26).
+/// table that adds them up hides which one it was: each reason keeps its own count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct UnknownReasons {
@@ -324,7 +325,7 @@ pub struct Report {
 impl Report {
     /// Whether the rows listed are all the rows of the run.
     pub fn rows_truncated(&self) -> bool {
-        // Saturating: a hostile report's puzzle count must not wrap into "complete" (D23).
+        // Saturating: a hostile report's puzzle count must not wrap into "complete".
         (self.rows.len() as u64) < self.puzzles.saturating_mul(self.strategies.len() as u64)
     }
 
@@ -385,7 +386,7 @@ impl Report {
 
 /// `total / count` to the nearest integer (0 for no values). Times are means of whole
 /// nanoseconds: dividing the integer first and converting to microseconds once gives values
-/// such as `1.001`, never `1.0010000000000001` (two float roundings; NEWCOMER.md #24).
+/// such as `1.001`, never `1.0010000000000001` (the result of two float roundings).
 fn rounded_mean(total: u64, count: u64) -> u64 {
     if count == 0 {
         return 0;
@@ -507,7 +508,8 @@ impl Aggregator {
                 tally.unknown_reasons.add(row.stopped);
             }
         }
-        // Sums saturate: a report's times and counters are input, and may be absurd (D23).
+        // Sums saturate: a report's times and counters are input, may be absurd, and must
+        // not wrap.
         tally.total_ns = tally.total_ns.saturating_add(row.time_ns);
         tally.times.record(row.time_ns);
         let side = tally.by_side.entry(row.side).or_default();
@@ -677,6 +679,62 @@ mod tests {
             time_ns,
             median_ns: time_ns,
             counters,
+        }
+    }
+
+    /// Every report form spells a stop reason and a problem kind by `as_str`; JSON by serde.
+    /// The two agree for every variant (the matches fail to compile when one is added, until it
+    /// is listed here too).
+    #[test]
+    fn as_str_is_the_json_spelling_of_every_stop_and_problem_kind() {
+        use crate::check::ProblemKind;
+        let stops = [
+            Stop::SolutionLimit,
+            Stop::NodeLimit,
+            Stop::Deadline,
+            Stop::Cancelled,
+            Stop::Unsupported,
+            Stop::EngineFailure,
+            Stop::Backlog,
+        ];
+        for stop in stops {
+            match stop {
+                Stop::SolutionLimit
+                | Stop::NodeLimit
+                | Stop::Deadline
+                | Stop::Cancelled
+                | Stop::Unsupported
+                | Stop::EngineFailure
+                | Stop::Backlog => {}
+            }
+            assert_eq!(
+                serde_json::to_value(stop).unwrap(),
+                stop.as_str(),
+                "{stop:?}"
+            );
+        }
+        let kinds = [
+            ProblemKind::InvalidAnswer,
+            ProblemKind::VerdictsDisagree,
+            ProblemKind::SolutionsDisagree,
+            ProblemKind::ContradictsKnownSolution,
+            ProblemKind::ContradictsKnownCount,
+            ProblemKind::InvalidKnownSolution,
+        ];
+        for kind in kinds {
+            match kind {
+                ProblemKind::InvalidAnswer
+                | ProblemKind::VerdictsDisagree
+                | ProblemKind::SolutionsDisagree
+                | ProblemKind::ContradictsKnownSolution
+                | ProblemKind::ContradictsKnownCount
+                | ProblemKind::InvalidKnownSolution => {}
+            }
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                kind.as_str(),
+                "{kind:?}"
+            );
         }
     }
 

@@ -4,6 +4,7 @@
 
 use crate::strategy::Counter;
 
+use super::columns::{ROW_COLUMNS, RowColumn, RowValue, Shown, counter_value};
 use super::{Row, Summary, UnknownReasons};
 
 /// How a column's cells line up.
@@ -165,9 +166,10 @@ fn micros_of(value: fn(&Summary) -> f64) -> Box<dyn Fn(&Summary) -> Cell> {
     Box::new(move |s| micros(value(s)).into())
 }
 
-/// The per-puzzle table: where the puzzle came from, its clues, the strategy, the verdict, the
-/// count (`2+` when the search did not finish), the time, then one column per counter that any
-/// row reports (a `-` where a strategy does not observe it).
+/// The per-puzzle table: the columns of [`ROW_COLUMNS`] that it shows (where the puzzle came
+/// from, its clues, the strategy, the verdict, the count, `2+` when the search did not finish,
+/// the time), then one column per counter that any row reports (a `-` where a strategy does
+/// not observe it).
 pub fn rows_table(rows: &[Row]) -> Table {
     let mut counters: Vec<Counter> = rows
         .iter()
@@ -175,14 +177,14 @@ pub fn rows_table(rows: &[Row]) -> Table {
         .collect();
     counters.sort_unstable();
     counters.dedup();
-    let mut columns = vec![
-        Column::new("source", Align::Left),
-        Column::new("clues", Align::Right),
-        Column::new("strategy", Align::Left),
-        Column::new("verdict", Align::Left),
-        Column::new("solutions", Align::Right),
-        Column::new("time_us", Align::Right),
-    ];
+    let shown: Vec<&RowColumn> = ROW_COLUMNS
+        .iter()
+        .filter(|column| !matches!(column.shown, Shown::Hidden))
+        .collect();
+    let mut columns: Vec<Column> = shown
+        .iter()
+        .map(|column| Column::new(&column.micros_name(), column.align))
+        .collect();
     columns.extend(
         counters
             .iter()
@@ -191,43 +193,35 @@ pub fn rows_table(rows: &[Row]) -> Table {
     let rows = rows
         .iter()
         .map(|row| {
-            // `solved 1`: the one solution asked for, not a lower bound.
-            let plus = if row.exhausted || row.verdict == crate::strategy::Verdict::Solved {
-                ""
-            } else {
-                "+"
-            };
-            let mut cells: Vec<Cell> = vec![
-                row.source.clone().into(),
-                row.clues.to_string().into(),
-                row.strategy.clone().into(),
-                Cell {
-                    // `unknown (timed out)`: the reason, in the words of the summary's columns.
-                    text: match UnknownReasons::reason(row.stopped) {
-                        Some(reason) if row.verdict == crate::strategy::Verdict::Unknown => {
-                            format!("unknown ({})", reason.replace('_', " "))
-                        }
-                        _ => row.verdict.to_string(),
-                    },
-                    emphasis: if row.verdict == crate::strategy::Verdict::Unknown {
-                        Emphasis::Warning
-                    } else {
-                        Emphasis::Plain
-                    },
-                },
-                format!("{}{plus}", row.solutions).into(),
-                micros(row.time_ns as f64 / 1e3).into(),
-            ];
-            cells.extend(counters.iter().map(|counter| {
-                row.counters
-                    .get(*counter)
-                    .map_or_else(|| "-".to_string(), |value| value.to_string())
-                    .into()
-            }));
+            let mut cells: Vec<Cell> = shown
+                .iter()
+                .map(|column| match column.shown {
+                    Shown::As(cell) => cell(row),
+                    Shown::Value | Shown::Hidden => text((column.value)(row)).into(),
+                })
+                .collect();
+            cells.extend(
+                counters
+                    .iter()
+                    .map(|counter| text(counter_value(row, *counter)).into()),
+            );
             cells
         })
         .collect();
     Table { columns, rows }
+}
+
+/// A value as the tables write it: a duration in microseconds, with precision by size;
+/// nothing as `-`.
+fn text(value: RowValue<'_>) -> String {
+    match value {
+        RowValue::Text(text) => text.to_string(),
+        RowValue::Small(count) => count.to_string(),
+        RowValue::Int(count) => count.to_string(),
+        RowValue::Bool(yes) => yes.to_string(),
+        RowValue::Nanos(ns) => micros(ns as f64 / 1e3),
+        RowValue::Empty => "-".to_string(),
+    }
 }
 
 /// Microseconds with precision that suits their size.

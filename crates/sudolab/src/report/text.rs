@@ -87,7 +87,8 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
     )
     .expect("String write");
     if report.puzzles == 0 {
-        // Nothing was certified: "every answer certified" would be vacuous (NEWCOMER.md #25).
+        // Nothing was certified: "every answer certified" would be vacuously true, so the
+        // line must say that no puzzle was compared.
         out.push_str("cross-check: no puzzles were compared\n");
     } else if report.problems.is_empty() {
         out.push_str("cross-check: every answer certified, every definite verdict agrees\n");
@@ -110,10 +111,7 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
             let line = format!(
                 "  {} {}: {}\n    {}",
                 problem.source,
-                serde_json::to_value(problem.problem.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+                problem.problem.kind.as_str(),
                 problem.problem.detail,
                 problem.grid
             );

@@ -225,6 +225,22 @@ pub enum Stop {
     Backlog,
 }
 
+impl Stop {
+    /// The reason's name, as the reports write it (JSON, CSV, Arrow): `solution_limit`,
+    /// `node_limit`, `deadline`, `cancelled`, `unsupported`, `engine_failure`, `backlog`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Stop::SolutionLimit => "solution_limit",
+            Stop::NodeLimit => "node_limit",
+            Stop::Deadline => "deadline",
+            Stop::Cancelled => "cancelled",
+            Stop::Unsupported => "unsupported",
+            Stop::EngineFailure => "engine_failure",
+            Stop::Backlog => "backlog",
+        }
+    }
+}
+
 impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
