@@ -27,7 +27,7 @@ pub struct Session {
 }
 
 /// Takes a row and its run's first solution in the line form.
-pub type RowHook = dyn FnMut(&Row, Option<&str>);
+pub type RowHook<'h> = dyn FnMut(&Row, Option<&str>) + 'h;
 
 /// A front end's hooks into a session. Every hook but `progress` is called on the calling
 /// thread, in input order.
@@ -40,7 +40,7 @@ pub struct Hooks<'h> {
     pub problem: &'h mut dyn FnMut(&PuzzleProblem),
     /// Every row with its run's first solution in the line form, when the front end keeps the
     /// rows itself (Python's tables).
-    pub row: Option<&'h mut RowHook>,
+    pub row: Option<&'h mut RowHook<'h>>,
 }
 
 /// A session that could not run to its end.
