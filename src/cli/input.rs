@@ -6,10 +6,9 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 use sudolab::corpus::{
-    Block, CorpusError, LineAt, Met, Place, ReadNext, Record, Source, Walk, parse_line_into,
-    run_blocks,
+    Block, CorpusError, LineAt, Met, Place, Record, Source, Walk, parse_line_into,
 };
-use sudolab::experiment::{Scratch, Shard};
+use sudolab::experiment::{ReadNext, Scratch, Shard, run_blocks};
 use sudolab::model::{Grid, Shape};
 
 use super::output::Out;

@@ -6,18 +6,16 @@
 //! is read, so only one puzzle is held at a time.
 //!
 //! The pipelines of `count`, `solve` and `compare` cut a walk into [`Block`]s and run them on a
-//! thread pool through [`run_blocks`].
+//! thread pool (`experiment::run_blocks`).
 
 mod block;
 mod json;
-mod pipeline;
 mod reader;
 mod toml;
 mod walk;
 
 pub use block::{Block, Place};
 pub use json::{MAX_JSON_VALUE_BYTES, grid_to_json, parse_json};
-pub use pipeline::{ReadNext, run_blocks};
 pub use reader::{Deferred, LineAt, MAX_LINE_BYTES, Reader, parse_line_into};
 pub use walk::{Met, Source, Walk, Walked};
 

@@ -44,6 +44,7 @@
 pub mod file;
 mod input;
 mod measure;
+mod pipeline;
 pub mod provenance;
 mod session;
 mod side;
@@ -58,7 +59,6 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use crate::check::{Claims, Problem, Run, cross_check};
-use crate::corpus::{ReadNext, run_blocks};
 use crate::model::{Grid, to_one_line};
 use crate::report::{PuzzleProblem, Row};
 use crate::strategy::{Stop, Verdict};
@@ -67,6 +67,7 @@ pub use file::{Experiment, ExperimentError};
 pub use input::{InputProblem, Items, Sides, attach, count_selected};
 use measure::{Clock, measure_into};
 pub use measure::{Scratch, measure, measure_all, timer_overhead};
+pub use pipeline::{ReadNext, run_blocks};
 pub use session::{Compared, Hooks, Puzzles, Session, SessionError, compare};
 pub use side::{SideError, SideFile, SideKind};
 pub use verify::{Verification, verify};

@@ -16,7 +16,8 @@ use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 
-use crate::corpus::{Block, Place, ReadNext, Source, Walk, key, run_blocks};
+use super::pipeline::{ReadNext, run_blocks};
+use crate::corpus::{Block, Place, Source, Walk, key};
 use crate::model::{LineRecord, parse_line_record};
 
 use super::input::{InputProblem, Items, Sides, attach};

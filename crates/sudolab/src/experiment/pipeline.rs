@@ -1,6 +1,5 @@
 //! The pipeline that runs blocks of input on a thread pool and hands their results on in input
-//! order ([`run_blocks`]): the one under `count`, `solve`, `compare` and the experiment's runs
-//! (`experiment::run_walk`, `experiment::run_tallied`).
+//! order ([`run_blocks`]): the one under `count`, `solve` and every run of the [`Runner`](super::Runner).
 
 use std::ops::ControlFlow;
 use std::sync::mpsc;
