@@ -49,7 +49,7 @@ pub(crate) struct TraceArgs {
     puzzle_number: usize,
 
     /// Strategies to trace, comma-separated; two or more go side by side on the page. Only
-    /// engines that report events can be traced: scan, toggle, mrv, dlx-knuth.
+    /// engines that report events can be traced; naming another one lists those that can.
     #[arg(long, short = 's', value_delimiter = ',', default_value = "toggle")]
     strategy: Vec<String>,
 

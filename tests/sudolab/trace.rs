@@ -73,8 +73,11 @@ fn untraceable_engines_cut_traces_and_dead_puzzles_are_explained() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "sudolab: sat cannot be traced: its search runs inside the varisat crate, which reports \
-         no events; the strategies that can: scan, toggle, mrv, dlx-knuth\n"
+        format!(
+            "sudolab: sat cannot be traced: its search runs inside the varisat crate, which \
+             reports no events; the strategies that can: {}\n",
+            sudolab::trace::traceable_names().join(", ")
+        )
     );
     let run = sudolab(
         &[
@@ -243,7 +246,8 @@ fn explain_cover_lays_out_a_variants_houses() {
     assert_eq!(
         run.stderr,
         "sudolab: killer puzzles have no exact-cover matrix: exact cover takes houses and pairs \
-         of cells, not the sum of a cage (sat, scan, toggle and mrv take every rule)\n"
+         of cells, not the sum of a cage (docs/variants.md lists the engines that take every \
+         rule)\n"
     );
 }
 
@@ -271,8 +275,8 @@ fn variants_trace_and_engines_that_cannot_take_them_say_why() {
     assert_eq!(
         run.stderr,
         "sudolab: cannot trace this puzzle: dlx-knuth does not take killer puzzles: exact cover \
-         takes houses and pairs of cells, not the sum of a cage (sat, scan, toggle and mrv take \
-         every rule)\n"
+         takes houses and pairs of cells, not the sum of a cage (docs/variants.md lists the \
+         engines that take every rule)\n"
     );
     let run = sudolab(
         &[

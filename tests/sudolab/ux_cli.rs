@@ -409,7 +409,10 @@ fn untraceable_engines_say_their_own_reason() {
         assert_eq!(run.stdout, "", "{engine}");
         assert_eq!(
             run.stderr,
-            format!("sudolab: {reason}; the strategies that can: scan, toggle, mrv, dlx-knuth\n"),
+            format!(
+                "sudolab: {reason}; the strategies that can: {}\n",
+                sudolab::trace::traceable_names().join(", ")
+            ),
             "{engine}"
         );
     }

@@ -31,8 +31,8 @@ pub fn exact_cover_takes(rules: &Rules) -> Result<(), &'static str> {
         Ok(())
     } else {
         Err(
-            "exact cover takes houses and pairs of cells, not the sum of a cage (sat, scan, \
-             toggle and mrv take every rule)",
+            "exact cover takes houses and pairs of cells, not the sum of a cage (docs/variants.md \
+             lists the engines that take every rule)",
         )
     }
 }

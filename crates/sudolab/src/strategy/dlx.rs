@@ -24,7 +24,7 @@ use crate::model::{Grid, Shape};
 
 use super::detach::{self, BOUNDED_SIDE};
 use super::{
-    Budget, Counter, Limits, Outcome, Solutions, Stats, Strategy, Unsupported,
+    Budget, Counter, Limits, Outcome, Refusals, RuleKind, Solutions, Stats, Strategy, Unsupported,
     answer_without_search,
 };
 
@@ -47,6 +47,13 @@ impl Strategy for Dlx {
     /// (anti-king, anti-knight, non-consecutive) brings secondary items.
     fn supports_rules(&self, rules: &crate::model::Rules) -> Result<(), &'static str> {
         crate::encode::exact_cover_takes(rules)
+    }
+
+    fn refusals(&self) -> Refusals {
+        Refusals {
+            max_side: Some(MAX_DLX_RS_SIDE),
+            rules: &[RuleKind::Cages],
+        }
     }
 
     fn name(&self) -> &'static str {
@@ -96,7 +103,7 @@ impl Strategy for Dlx {
         stats.set(Counter::Options, matrix.options.len() as u64);
         // An item no option covers (an empty cell with no candidate, a digit with no place in
         // a house) means no solution; dlx-rs itself indexes past its empty solution stack on
-        // such a matrix and panics (issue 22, D1), so the answer is given here.
+        // such a matrix and panics, so the answer must be given here, before it is called.
         // (Only primary items must be covered; a variant's pairs are secondary.)
         let mut covered = vec![false; matrix.primary];
         for option in &matrix.options {

@@ -42,7 +42,7 @@ use crate::model::{Grid, Rules, Shape};
 
 use super::backtrack::Backtrack;
 use super::traced_engine;
-use super::{Counter, Event, Limits, Observer, Outcome, Strategy};
+use super::{Counter, Event, Limits, Observer, Outcome, Refusals, RuleKind, Strategy};
 
 /// Dancing Links exact cover, written for sudolab, with Knuth's counters.
 pub struct DlxKnuth;
@@ -60,6 +60,13 @@ impl Strategy for DlxKnuth {
     /// (anti-king, anti-knight, non-consecutive) brings secondary items.
     fn supports_rules(&self, rules: &Rules) -> Result<(), &'static str> {
         crate::encode::exact_cover_takes(rules)
+    }
+
+    fn refusals(&self) -> Refusals {
+        Refusals {
+            max_side: None,
+            rules: &[RuleKind::Cages],
+        }
     }
 
     traced_engine!(run, COUNTERS);

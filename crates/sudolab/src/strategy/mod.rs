@@ -394,6 +394,79 @@ pub enum Refusal {
     },
 }
 
+/// A kind of variant rule, as the engines tell them apart when they refuse one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    /// Houses other than the rows, columns and boxes of the shape: diagonals, windows, jigsaw
+    /// regions, or a Latin square's missing boxes.
+    Houses,
+    /// Pairs of cells that must differ (anti-king, anti-knight, `different`).
+    DifferentPairs,
+    /// Pairs of orthogonal neighbours that must not hold consecutive digits.
+    NonconsecutivePairs,
+    /// Cages: no repeated digit, and a sum when one is given (killer).
+    Cages,
+}
+
+impl RuleKind {
+    /// Every kind.
+    pub const ALL: [RuleKind; 4] = [
+        RuleKind::Houses,
+        RuleKind::DifferentPairs,
+        RuleKind::NonconsecutivePairs,
+        RuleKind::Cages,
+    ];
+
+    /// Whether `rules` have a rule of this kind.
+    pub fn used_by(self, rules: &Rules) -> bool {
+        let spec = rules.spec();
+        match self {
+            RuleKind::Houses => {
+                spec.latin || spec.diagonals || spec.windows || spec.regions.is_some()
+            }
+            RuleKind::DifferentPairs => !rules.different_pairs().is_empty(),
+            RuleKind::NonconsecutivePairs => !rules.nonconsecutive_pairs().is_empty(),
+            RuleKind::Cages => !rules.cages().is_empty(),
+        }
+    }
+}
+
+/// What an engine refuses, declared as data beside its code ([`Strategy::refusals`]). The
+/// behaviour is [`Strategy::supports`] and [`Strategy::supports_rules`]; the suite's guard
+/// tests hold the two to each other on every case, so a declaration is what the engine does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refusals {
+    /// The largest side the engine takes; `None`: every side.
+    pub max_side: Option<usize>,
+    /// The kinds of rule it cannot express: it refuses every variant that has one of them.
+    pub rules: &'static [RuleKind],
+}
+
+impl Refusals {
+    /// Refuses nothing: every size, every rule.
+    pub const NONE: Refusals = Refusals {
+        max_side: None,
+        rules: &[],
+    };
+
+    /// Every size, plain Sudoku only (what an engine that overrides neither `supports` nor
+    /// `supports_rules` does).
+    pub const PLAIN_ONLY: Refusals = Refusals {
+        max_side: None,
+        rules: &RuleKind::ALL,
+    };
+
+    /// Whether the engine refuses boards of this side.
+    pub fn refuses_side(self, side: usize) -> bool {
+        self.max_side.is_some_and(|max_side| side > max_side)
+    }
+
+    /// Whether the engine refuses a variant with these rules.
+    pub fn refuses_rules(self, rules: &Rules) -> bool {
+        self.rules.iter().any(|kind| kind.used_by(rules))
+    }
+}
+
 /// A solving strategy: one engine in the registry.
 pub trait Strategy: Send + Sync {
     /// The registry name, as typed on the command line: `scan`, `mrv`, ...
@@ -415,6 +488,13 @@ pub trait Strategy: Send + Sync {
     /// express. By default an engine knows only rows, columns and boxes.
     fn supports_rules(&self, _rules: &Rules) -> Result<(), &'static str> {
         Err("it knows only the rows, columns and boxes of plain Sudoku")
+    }
+
+    /// What the engine refuses, as data: the sizes and kinds of rule that `supports` and
+    /// `supports_rules` turn down. Every engine declares it beside those two; the default is
+    /// theirs (every size, plain Sudoku only).
+    fn refusals(&self) -> Refusals {
+        Refusals::PLAIN_ONLY
     }
 
     /// Whether the engine takes `puzzle`: its shape, and its variant's rules if it has any.

@@ -39,6 +39,10 @@ impl Strategy for Mrv {
         Ok(())
     }
 
+    fn refusals(&self) -> super::Refusals {
+        super::Refusals::NONE
+    }
+
     /// Random tie-breaking among the most constrained cells, random value order, restarts.
     fn randomizes(&self) -> bool {
         true

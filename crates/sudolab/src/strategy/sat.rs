@@ -26,7 +26,7 @@ use crate::model::{Grid, Shape};
 
 use super::detach::BOUNDED_SIDE;
 use super::{
-    Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, Unsupported,
+    Budget, Counter, Limits, Outcome, Refusals, Solutions, Stats, Stop, Strategy, Unsupported,
     answer_without_search,
 };
 
@@ -78,6 +78,13 @@ impl Strategy for Sat {
     /// clauses and a partial-sum encoding of the sum (`encode::Cnf`).
     fn supports_rules(&self, _rules: &crate::model::Rules) -> Result<(), &'static str> {
         Ok(())
+    }
+
+    fn refusals(&self) -> Refusals {
+        Refusals {
+            max_side: Some(max_side(self.encoding)),
+            rules: &[],
+        }
     }
 
     fn name(&self) -> &'static str {

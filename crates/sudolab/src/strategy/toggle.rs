@@ -29,6 +29,10 @@ impl Strategy for Toggle {
         Ok(())
     }
 
+    fn refusals(&self) -> super::Refusals {
+        super::Refusals::NONE
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

@@ -377,9 +377,15 @@ mod tests {
         let err = record(sat, &board_b(), 2, &Limits::default(), 10).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "sat cannot be traced: its search runs inside the varisat crate, which reports no \
-             events; the strategies that can: scan, toggle, mrv, dlx-knuth"
+            format!(
+                "sat cannot be traced: its search runs inside the varisat crate, which reports \
+                 no events; the strategies that can: {}",
+                traceable_names().join(", ")
+            )
         );
+        // Derived from the registry: dlx-knuth reports events, sat does not.
+        assert!(traceable_names().contains(&"dlx-knuth"));
+        assert!(!traceable_names().contains(&"sat"));
         // Every engine that cannot be traced has its own reason.
         for engine in strategy::registry().iter().filter(|s| !s.traceable()) {
             let err = record(*engine, &board_b(), 2, &Limits::default(), 10).unwrap_err();

@@ -65,6 +65,14 @@ impl Strategy for Fast {
         }
     }
 
+    fn refusals(&self) -> super::Refusals {
+        use super::RuleKind::{Cages, NonconsecutivePairs};
+        super::Refusals {
+            max_side: None,
+            rules: &[NonconsecutivePairs, Cages],
+        }
+    }
+
     fn search(
         &self,
         puzzle: &Grid,
