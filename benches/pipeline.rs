@@ -6,7 +6,7 @@
 //! `SUDOLAB_PIPELINE_ROUNDS` rounds (default 5) times:
 //! - the bare loop: `count_up_to(puzzle, 2)` back to back, the way `benches/peer.rs` and
 //!   criterion time an engine (wall clock of the pass, divided by the puzzles);
-//! - the pipeline: `experiment::run` with one job in each order, as `compare -j1` runs it; the
+//! - the pipeline: `experiment::Runner` with one job in each order, as `compare -j1` runs it; the
 //!   figure is the mean of the per-search times it reports (what `compare` prints as mean µs).
 //!
 //! - with `SUDOLAB_PIPELINE_CLI` set to a `sudolab` binary (`target/release/sudolab`), the
@@ -65,15 +65,16 @@ fn pipeline(engines: &[&'static dyn Strategy], items: &[Item], order: Order) -> 
     };
     let mut total_ns = vec![0u128; engines.len()];
     let start = Instant::now();
-    experiment::run(&plan, items.iter().cloned(), |checked| {
-        assert!(checked.problems.is_empty(), "{:?}", checked.problems);
-        for (total, run) in total_ns.iter_mut().zip(&checked.runs) {
-            *total += run.best.as_nanos();
-        }
-        Ok::<(), ()>(())
-    })
-    .expect("a pool")
-    .expect("no error");
+    experiment::Runner::new(&plan)
+        .items(items.iter().cloned(), |checked| {
+            assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+            for (total, run) in total_ns.iter_mut().zip(&checked.runs) {
+                *total += run.best.as_nanos();
+            }
+            Ok::<(), ()>(())
+        })
+        .expect("a pool")
+        .expect("no error");
     let wall = start.elapsed().as_secs_f64() * 1e6 / items.len() as f64;
     let means = total_ns
         .iter()

@@ -1,5 +1,5 @@
 //! `sudolab._native`: the Rust half of the `sudolab` Python package. Every search goes through
-//! sudolab's experiment pipeline (`experiment::run` and `experiment::check`), so the rows are
+//! sudolab's experiment pipeline (`experiment::compare` and `experiment::check`), so the rows are
 //! the ones the command line's reports hold; results go back as Arrow tables
 //! (`pyo3_arrow::PyTable`, the Arrow PyCapsule interface). The Python half
 //! (`python/sudolab/__init__.py`) wraps these functions with defaults, docstrings and the
@@ -807,6 +807,7 @@ fn panic_on_worker(py: Python<'_>) -> PyResult<()> {
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add("DEFAULT_VERIFIERS", sudolab::check::DEFAULT_VERIFIERS.to_vec())?;
     module.add_function(wrap_pyfunction!(py_experiment, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(read, module)?)?;

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use sudolab::corpus::{
     Block, CorpusError, LineAt, Met, Place, Record, Source, Walk, parse_line_into,
 };
-use sudolab::experiment::{ReadNext, Scratch, Shard, run_blocks};
+use sudolab::experiment::{ReadNext, Scratch, Selection, Shard, run_blocks};
 use sudolab::model::{Grid, Shape};
 
 use super::output::Out;
@@ -224,7 +224,7 @@ pub(crate) fn walk_in_parallel(
             if let (Place::Puzzle { .. }, Some(shard)) = (place, shard) {
                 let here = ordinal;
                 ordinal += 1;
-                if !shard.keeps(here) {
+                if !Selection::Shard(shard).takes(here) {
                     block.pop();
                 }
             }

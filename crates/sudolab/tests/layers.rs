@@ -6,7 +6,8 @@
 //!
 //! Modules of one layer do not reach each other either. The test reads every `crate::MODULE`
 //! path in the code (comments and doc text aside), so a new arrow upwards fails here, naming the
-//! file and line.
+//! file and line. The crates' layers are held by their manifests: the library depends on no
+//! command-line crate, the certificate checker on nothing (CI also asks `cargo tree`).
 
 use std::path::{Path, PathBuf};
 
@@ -123,4 +124,41 @@ fn the_scanner_sees_an_arrow() {
         named_modules("let x = crate::strategy::rng::stream(1, 2);"),
         ["strategy"]
     );
+}
+
+/// The names of a manifest's `[dependencies]` table.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(manifest).expect("a readable Cargo.toml");
+    let mut names = Vec::new();
+    let mut inside = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+        } else if inside && !line.is_empty() && !line.starts_with('#') {
+            names.push(
+                line.split(['=', ' '])
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+        }
+    }
+    names
+}
+
+#[test]
+fn the_library_has_no_command_line_dependency_and_the_checker_none() {
+    let library = dependencies(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));
+    assert!(library.contains(&"varisat".to_string()), "{library:?}");
+    for front_end in ["clap", "indicatif", "ctrlc", "mimalloc"] {
+        assert!(
+            !library.iter().any(|name| name == front_end),
+            "the library depends on {front_end}: a front end's choice"
+        );
+    }
+    let checker = dependencies(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../sudolab-certcheck/Cargo.toml"
+    ));
+    assert!(checker.is_empty(), "the checker depends on {checker:?}");
 }

@@ -49,9 +49,9 @@ __all__ = [
 
 __version__ = _native.__version__
 
-#: The strategies ``verify`` uses by default, as the command line's: propagation, exact
-#: cover and SAT, three different methods.
-VERIFIERS = ("fast", "dlx-knuth", "sat")
+#: The strategies ``verify`` uses by default, the library's and the command line's:
+#: propagation, exact cover and SAT, three different methods.
+VERIFIERS = tuple(_native.DEFAULT_VERIFIERS)
 
 
 class Table:

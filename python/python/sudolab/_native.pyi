@@ -4,6 +4,7 @@ from os import PathLike
 from typing import Any, Optional, Union
 
 __version__: str
+DEFAULT_VERIFIERS: list[str]
 
 # The tables are arro3-style objects with __arrow_c_stream__; `sudolab.Table` wraps them.
 _ArrowTable = Any

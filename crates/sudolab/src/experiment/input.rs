@@ -122,11 +122,7 @@ pub fn count_selected(
             return None;
         }
         if let Met::Puzzle { .. } = met {
-            let kept = match selection {
-                Selection::Shard(shard) => shard.keeps(ordinal),
-                Selection::All | Selection::Sample { .. } => true,
-            };
-            taken += u64::from(kept);
+            taken += u64::from(selection.takes(ordinal));
             ordinal += 1;
         }
     }

@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::{Checked, Ended, Input, InputProblem, Item, Plan, PoolError, SideError, parts};
+use super::{Checked, Ended, Input, InputProblem, Item, Plan, PoolError, Runner, SideError};
 use crate::model::to_one_line;
 use crate::report::{Aggregator, Context, PuzzleProblem, Report, Row, Sink, SinkError};
 
@@ -73,6 +73,24 @@ struct Made {
     solutions: Vec<Option<String>>,
 }
 
+impl Made {
+    fn of(checked: &Checked, with_solutions: bool) -> Made {
+        Made {
+            problems: checked.puzzle_problems(),
+            rows: checked.rows(),
+            solutions: if with_solutions {
+                checked
+                    .runs
+                    .iter()
+                    .map(|run| run.solution.as_ref().map(to_one_line))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
 /// Where a session's puzzles come from.
 pub enum Puzzles<'a> {
     /// Files and standard input, read and parsed as the run goes.
@@ -102,7 +120,8 @@ pub fn compare(
     let names = plan.names();
     let new_aggregator = || Aggregator::new(names.clone(), baseline.clone());
     let mut aggregator = new_aggregator();
-    let part_aggregators: Vec<Mutex<Aggregator>> = (0..parts(&plan))
+    let runner = Runner::new(&plan).progress(progress);
+    let part_aggregators: Vec<Mutex<Aggregator>> = (0..runner.parts())
         .map(|_| Mutex::new(new_aggregator()))
         .collect();
     let solutions_wanted = on_row.is_some();
@@ -113,19 +132,7 @@ pub fn compare(
     let mut input_errors = Vec::new();
     let mut fatal = None;
 
-    let make = |checked: Checked| Made {
-        problems: checked.puzzle_problems(),
-        rows: checked.rows(),
-        solutions: if solutions_wanted {
-            checked
-                .runs
-                .iter()
-                .map(|run| run.solution.as_ref().map(to_one_line))
-                .collect()
-        } else {
-            Vec::new()
-        },
-    };
+    let make = |checked: Checked| Made::of(&checked, solutions_wanted);
     let tally = |part: usize, made: &mut Made| {
         let mut aggregator = part_aggregators[part]
             .lock()
@@ -167,9 +174,12 @@ pub fn compare(
                 }
                 InputProblem::Fatal(err) => fatal = Some(err),
             };
-            super::run_walk(&plan, *input, on_problem, progress, make, tally, hand_on)??
+            runner
+                .map(make)
+                .tally(tally)
+                .walk(*input, on_problem, hand_on)??
         }
-        Puzzles::Items(items) => super::run_tallied(&plan, items, progress, make, tally, hand_on)??,
+        Puzzles::Items(items) => runner.map(make).tally(tally).items(items, hand_on)??,
     };
     if let Some(err) = fatal {
         return Err(err.into());

@@ -21,11 +21,9 @@ use crate::corpus::{Block, Place, Source, Walk, key};
 use crate::model::{LineRecord, parse_line_record};
 
 use super::input::{InputProblem, Items, Sides, attach};
+use super::run::{BATCH_PER_JOB, Ended, PoolError, run_batch, run_tallied, worker_pool};
 use super::side::SideError;
-use super::{
-    BATCH_PER_JOB, Checked, Ended, Item, Plan, PoolError, Selection, run_batch, run_tallied,
-    worker_pool,
-};
+use super::{Checked, Item, Plan, Selection};
 
 /// What [`run_walk`] reads: a walk, the side files of each of its sources (line `i` for the
 /// source's `i`-th puzzle), and side files for the whole input (line `i` for the puzzle at
@@ -101,10 +99,7 @@ impl Numbering {
             attach(sides, index, item)?;
         }
         attach(&self.whole, item.ordinal, item)?;
-        Ok(match plan.selection {
-            Selection::Shard(shard) => shard.keeps(item.ordinal),
-            Selection::All | Selection::Sample { .. } => true,
-        })
+        Ok(plan.selection.takes(item.ordinal))
     }
 }
 
@@ -112,7 +107,7 @@ impl Numbering {
 /// same items, ordinals, claims, selection, results and problems in the same order
 /// (`on_problem` is called on this thread, in input order), with the line-form puzzles
 /// parsed on the workers.
-pub fn run_walk<T: Send, E>(
+pub(super) fn run_walk<T: Send, E>(
     plan: &Plan,
     input: Input,
     mut on_problem: impl FnMut(InputProblem),

@@ -530,8 +530,7 @@ pub struct Rating {
 
 /// Rates a puzzle with `mrv` and `fast`, each within `mrv_budget` nodes and `timeout`.
 pub fn rate(puzzle: &Grid, mrv_budget: u64, timeout: Option<Duration>) -> Rating {
-    let mrv = crate::strategy::find("mrv").expect("mrv is registered");
-    let fast = crate::strategy::find("fast").expect("fast is registered");
+    let (mrv, fast) = (&crate::strategy::Mrv, &crate::strategy::Fast);
     let mut limits = Limits::default().with_max_nodes(mrv_budget);
     if let Some(timeout) = timeout {
         limits = limits.with_timeout(timeout);

@@ -32,7 +32,7 @@ pub use correlation::{kendall_tau_b, spearman};
 pub use depth::{MAX_TE_DEPTH, Propagation, max_te_depth, propagation_level, te_depth};
 
 use crate::model::{Grid, Shape, cell_name};
-use crate::strategy::{self, Limits, Verdict};
+use crate::strategy::{self, Limits, Strategy as _, Verdict};
 
 /// A solving technique, in the order the solver tries them (easiest first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -539,7 +539,7 @@ pub fn is_proper(puzzle: &Grid) -> Result<Grid, NotProper> {
     if puzzle.rules().is_some() {
         return Err(NotProper::Variant);
     }
-    let fast = strategy::find("fast").expect("fast is registered");
+    let fast = &strategy::Fast;
     let mut solution = None;
     let outcome = fast.search(
         puzzle,
@@ -637,7 +637,7 @@ pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
     if puzzle.rules().is_some() {
         return Err(NotProper::Variant);
     }
-    let fast = strategy::find("fast").expect("fast is registered");
+    let fast = &strategy::Fast;
     let outcome = fast.count_up_to(puzzle, 2, &Limits::default());
     match outcome.verdict() {
         Verdict::Unique => {}

@@ -76,6 +76,19 @@ pub enum Selection {
     Shard(Shard),
 }
 
+impl Selection {
+    /// Whether the puzzle at `ordinal` (its position in the whole input) is a candidate of the
+    /// run: every puzzle, or the shard's. A sample is drawn from all puzzles as they are read
+    /// (reservoir sampling), so every puzzle is a candidate of it. The one place the shard is
+    /// decided.
+    pub fn takes(self, ordinal: u64) -> bool {
+        match self {
+            Selection::Shard(shard) => shard.keeps(ordinal),
+            Selection::All | Selection::Sample { .. } => true,
+        }
+    }
+}
+
 /// One strategy of a plan, with its own limits.
 #[derive(Clone, Debug)]
 pub struct Entry {
