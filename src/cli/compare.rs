@@ -231,7 +231,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
 
     let mut stdout = io::stdout().lock();
     // Each problem went to standard error as it was found; on one terminal, the table does
-    // not list them again (NEWCOMER.md #29). Redirected, both streams keep the full list.
+    // not list them again. Redirected, both streams keep the full list.
     let table = if io::stdout().is_terminal() && io::stderr().is_terminal() {
         text::render_after_live_problems(&report, colour_on_stdout())
     } else {
@@ -274,7 +274,7 @@ fn print_problem(problem: &PuzzleProblem) {
     );
 }
 
-/// Says which strategies a node budget cannot stop: they count no nodes (issue 22, D7).
+/// Says which strategies a node budget cannot stop: they count no nodes.
 fn warn_of_unbounded(plan: &Plan) {
     let unbounded: Vec<&str> = plan
         .entries
@@ -293,7 +293,7 @@ fn warn_of_unbounded(plan: &Plan) {
     }
 }
 
-/// A report path that names an input or a side file would replace it (issue 22, D4).
+/// A report path that names an input or a side file would replace it.
 fn refuse_reports_over_inputs(execution: &Execution) -> anyhow::Result<()> {
     let reports = &execution.reports;
     let mut inputs: Vec<PathBuf> = execution.sources.iter().map(|s| s.path.clone()).collect();
@@ -414,7 +414,7 @@ const COUNTING_BUDGET: Duration = Duration::from_secs(2);
 /// A progress bar of searches on standard error, for people: hidden when standard error is
 /// not a terminal. When every source can be read twice (files and typed puzzles, not standard
 /// input), the puzzles are counted first, before any search (so the count costs no measured
-/// time), and the bar shows the total and an estimate of the time left (NEWCOMER.md #27);
+/// time), and the bar shows the total and an estimate of the time left;
 /// counting gives up after [`COUNTING_BUDGET`].
 fn progress_bar(plan: &Plan, sources: &[Source]) -> ProgressBar {
     if !io::stderr().is_terminal() {
@@ -474,7 +474,7 @@ fn progress_style(total_known: bool) -> ProgressStyle {
 }
 
 /// Searches per second for people: whole numbers from 10/s up, one decimal below (indicatif's
-/// own `{per_sec}` prints `51.6386/s`; NEWCOMER.md #24).
+/// own `{per_sec}` prints `51.6386/s`).
 fn rate_text(per_second: f64) -> String {
     if !per_second.is_finite() || per_second <= 0.0 {
         "0/s".to_string()

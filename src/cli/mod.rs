@@ -336,7 +336,7 @@ struct BudgetArgs {
 
 impl BudgetArgs {
     /// Refuses a node budget for an engine that counts no nodes: it could not stop it, and a
-    /// search with only that budget might never end (issue 22, D7).
+    /// search with only that budget might never end.
     fn check(&self, strategy: &dyn Strategy) -> anyhow::Result<()> {
         if self.max_nodes.is_some() && !strategy.counters().contains(&Counter::Nodes) {
             anyhow::bail!(
@@ -553,7 +553,7 @@ mod tests {
         Cli::command().debug_assert();
     }
 
-    /// One meaning per short flag (NEWCOMER #16): `-o` is an output form wherever it exists,
+    /// One meaning per short flag: `-o` is an output form wherever it exists,
     /// `-p` a puzzle's position, `-f` the input form, `-s` the strategies, and so on.
     #[test]
     fn a_short_flag_means_the_same_long_option_in_every_subcommand() {

@@ -202,7 +202,7 @@ pub(super) fn run_tallied<T: Send, E>(
     };
     // Hands on a batch's results in order, up to the first cancelled puzzle: later puzzles of
     // the batch may have finished (another job ran them), but the puzzles handed on must be a
-    // prefix of the input, without holes (NEWCOMER.md #11).
+    // prefix of the input, without holes, so a report of an interrupted run is the report of its first puzzles.
     let mut absorb = |done: Vec<(bool, T)>, ended: &mut Ended| -> Result<(), E> {
         for (cancelled, mapped) in done {
             if cancelled {

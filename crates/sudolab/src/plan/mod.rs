@@ -18,7 +18,7 @@ pub use duration::parse_duration;
 pub use shard::{MAX_SHARDS, Shard, ShardError};
 
 /// The most jobs (worker threads) a plan may ask for: one thread per job, and thousands of
-/// them only exhaust the machine (issue 22, D18).
+/// them only exhaust the machine.
 pub const MAX_JOBS: usize = 1024;
 
 /// The most timed (or warm-up) searches per puzzle and strategy.

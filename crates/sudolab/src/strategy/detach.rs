@@ -1,7 +1,7 @@
 //! Searches inside crates that cannot be interrupted, run where they can be abandoned.
 //!
 //! `dlx-rs` yields solution after solution and has no stop flag: between two solutions it may
-//! search for minutes (issue 22, D5: over 15 minutes on a 16x16 with 80 givens). Such a search
+//! search for minutes (over 15 minutes on a 16x16 with 80 givens). Such a search
 //! runs here on a thread of its own, which hands each solution over and waits for the caller's
 //! word before it searches on. The caller waits at most until the deadline (and looks at the
 //! cancel flag while it waits); past it, the search is *abandoned*: the caller answers "timed
