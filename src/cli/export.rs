@@ -166,7 +166,7 @@ fn export_to_dir(
 ) -> anyhow::Result<Status> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // Two inputs of one file name (d1/p.txt, d2/p.txt) would write the same outputs: the
-    // second input's are refused rather than written over the first's (issue 22, D21).
+    // second input's are refused rather than written over the first's.
     let mut written: std::collections::HashMap<PathBuf, String> = std::collections::HashMap::new();
     for_each_record(&target.input, |source, record| {
         let stem = Path::new(source)
@@ -269,8 +269,7 @@ pub(crate) fn run_decode(args: &DecodeArgs) -> anyhow::Result<Status> {
             );
             Ok(Status::Negative)
         }
-        // Each error names the file it is about (issue 22, D22: CNF problems were blamed on
-        // the model).
+        // Each error names the file it is about: a CNF problem is the CNF's, not the model's.
         Err(err @ (DecodeError::NotSudolab | DecodeError::BadComment { .. })) => {
             bail!("{}: {err}", args.cnf.display())
         }

@@ -83,8 +83,8 @@ fn parse_rating_filter(text: &str) -> Result<RatingFilter, String> {
     }
 }
 
-/// Candidates in a row that a rating filter may reject before the generator gives up
-/// (issue 22, D8): on 2x2 boxes no puzzle needs a guess, and the loop would never end.
+/// Candidates in a row that a rating filter may reject before the generator gives up: on 2x2
+/// boxes no puzzle needs a guess, and the loop would never end.
 const MAX_REJECTED: u64 = 10_000;
 
 /// Nodes `mrv` may spend on rating one puzzle.
@@ -439,7 +439,7 @@ fn run_unique(args: &GenerateArgs) -> anyhow::Result<Status> {
     }
     let (pool, jobs) = worker_pool(args.jobs)?;
     if options.minimal && options.clues.is_none() && shape.side() >= 25 {
-        // Tens of minutes with no output looked like a hang (NEWCOMER #12).
+        // Tens of minutes with no output would look like a hang.
         note!(
             "sudolab: a minimal {0}x{0} puzzle takes minutes (each of its {1} cells is tried for \
              removal with a uniqueness check of up to --check-timeout); --clues {2} is much \
@@ -467,8 +467,8 @@ fn run_unique(args: &GenerateArgs) -> anyhow::Result<Status> {
     let mut status = Status::Success;
     let mut clue_counts: Vec<usize> = Vec::new();
     let mut missed = 0u64;
-    // The verifiers get the checker's budget: a slow verifier must not hang the generator
-    // (issue 22, D9); an undecided verification is a problem like any other.
+    // The verifiers get the checker's budget: a slow verifier must not hang the generator;
+    // an undecided verification is a problem like any other.
     let plan = Plan::new(
         &verifiers,
         &Limits::solutions(2).with_timeout(args.check_timeout),
@@ -652,7 +652,7 @@ fn model_name(model: Model) -> &'static str {
 }
 
 /// Whether a candidate passes the rating filter; an error once `MAX_REJECTED` candidates in a
-/// row have not (issue 22, D8).
+/// row have not, so that a filter no candidate can pass ends the run.
 fn passes_rating(
     args: &GenerateArgs,
     candidate: &Candidate,

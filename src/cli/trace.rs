@@ -254,8 +254,9 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         out.finish()?;
     }
     // The summary goes to standard error too when the events go to a file or to a page on
-    // standard output; JSON lines on standard output end with their own summary object
-    // (NEWCOMER #31). Like every diagnostic, it is dropped when standard error is closed.
+    // standard output; JSON lines on standard output end with their own summary object, so
+    // standard error stays quiet. Like every diagnostic, it is dropped when standard error is
+    // closed.
     if args.report.is_some() || form == TraceFormat::Html {
         for traced in &traces {
             use std::io::Write as _;
@@ -541,7 +542,7 @@ fn givens_footer(
 }
 
 /// Parses `--max-events`: every event is kept in memory (about 110 bytes each), so the cap
-/// keeps a trace under about a gigabyte (issue 22, D20).
+/// keeps a trace under about a gigabyte.
 fn parse_max_events(text: &str) -> Result<usize, String> {
     const MAX: usize = 10_000_000;
     match text.trim().parse::<usize>() {

@@ -1,4 +1,4 @@
-//! The newcomer findings (issue 23) as CLI behaviour: puzzle arguments, strategy lists, one
+//! The command line as a first-time user meets it: puzzle arguments, strategy lists, one
 //! output line per puzzle, positions, refusals and the help examples.
 
 use crate::cli::sudolab;

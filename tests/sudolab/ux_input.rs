@@ -1,5 +1,5 @@
-//! Input that round-trips and help that reads cleanly (issue 23, NEWCOMER.md #5-#8, #31): the
-//! command line as a first-time user meets it.
+//! Input that round-trips and help that reads cleanly: what one command writes another reads,
+//! files saved on Windows or as grids are read, and parallel runs write what one job writes.
 
 use crate::cli::{BOARD_A, BOARD_A_SOLUTION, sudolab};
 

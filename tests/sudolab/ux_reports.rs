@@ -1,7 +1,6 @@
-//! The newcomer report's findings on reports (docs: `../shared/ux/NEWCOMER.md`), each pinned
-//! by what a user sees: capped per-puzzle tables, times without float noise, interrupted runs,
-//! the `solved` verdict, empty comparisons, `unknown` split by reason, the progress bar and
-//! the charts.
+//! Reports as a first-time user reads them, each behaviour pinned by what the user sees:
+//! capped per-puzzle tables, times without float noise, interrupted runs, the `solved`
+//! verdict, empty comparisons, `unknown` split by reason, the progress bar and the charts.
 
 use std::process::{Command, Stdio};
 use std::time::Duration;

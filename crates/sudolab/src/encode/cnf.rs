@@ -656,8 +656,8 @@ fn cell_index(shape: Option<Shape>, row: usize, col: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    /// The fuzzing campaign's reproducers (issue 22, D2 and D3): errors with their line, no
-    /// panic.
+    /// Reproducers found by fuzzing (a short `given` line, a `box` line after `var` lines):
+    /// errors with their line, no panic.
     #[test]
     fn malformed_comments_are_located_errors() {
         let decode = |cnf: &str, model: &str| {

@@ -208,7 +208,7 @@ fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
 /// Fresh starts of the randomized fill before [`full_grid`] falls back to a shuffled pattern.
 /// Measured on 20 seeds: 9x9 to 16x16 fill at the first start (19 in 20) or the second; 25x25
 /// within three; 30x30 (5x6 boxes) sometimes needs more; 6x6 boxes never filled in 16 starts
-/// (half a second each), the cause of issue 22's D10.
+/// (half a second each), which is why the fill falls back to a pattern at all.
 const FILL_STARTS: usize = 4;
 
 /// The largest side the randomized fill is tried on; larger grids are shuffled patterns.
@@ -542,7 +542,7 @@ pub fn rate(puzzle: &Grid, mrv_budget: u64, timeout: Option<Duration>) -> Rating
         .then(|| outcome.stats.get(Counter::Nodes))
         .flatten();
     // Only whether `fast` guesses matters here, so it gets the same budget: unbounded, a large
-    // minimal puzzle (36x36) kept the generator busy for ever (issue 22, D10). A search stopped
+    // minimal puzzle (36x36) would keep the generator busy for ever. A search stopped
     // by its budget may not have finished propagating, so it counts as needing a guess.
     let fast_outcome = fast.count_up_to(puzzle, 2, &limits);
     Rating {

@@ -73,7 +73,7 @@ fn twelve_by_twelve_puzzles_are_solved_with_every_step_right() {
 }
 
 /// The first use of each technique on the path of the first 300 puzzles of the rated corpus
-/// (`../shared/corpora/rated/`), pinned: puzzle, step number, technique, effect, difficulty in
+/// (`rated/` of the public corpora), pinned: puzzle, step number, technique, effect, difficulty in
 /// tenths. Each path is also checked against the puzzle's solution.
 const PINNED: &[(&str, usize, Technique, &str, u32)] = &[
     (

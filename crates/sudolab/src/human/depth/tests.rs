@@ -326,7 +326,8 @@ fn the_levels_and_depths_of_the_bundled_puzzles_agree_with_the_plain_implementat
 
 #[test]
 fn the_hardest_known_puzzles_need_two_trial_levels() {
-    // Easter Monster and Platinum Blonde (gsf's q1), from ../shared/corpora/misc/famous_hardest.tsv:
+    // Easter Monster and Platinum Blonde (gsf's q1), from the public corpora's
+    // misc/famous_hardest.tsv:
     // T&E(1) leaves them open, T&E(2) solves them (Berthier finds every known 9x9 puzzle in
     // T&E(2)); the plain implementation agrees, and T&E(2)'s end is the solution.
     for (line, solution) in [
