@@ -1,5 +1,4 @@
-//! `sudolab export cnf|cover` and `sudolab decode`: the puzzle for outside solvers, and their
-//! answers back.
+//! `sudolab export cnf|cover`: the puzzle for outside solvers.
 
 use std::path::{Path, PathBuf};
 
@@ -7,14 +6,12 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
 use sudolab::corpus::Record;
-use sudolab::encode::{
-    Cnf, CoverMatrix, DecodeError, Encoding, decode_dimacs_model, exact_cover_takes,
-};
+use sudolab::encode::{Cnf, CoverMatrix, Encoding, exact_cover_takes};
 use sudolab::model::find_conflict;
 use sudolab::strategy::MAX_SAT_SIDE;
 
 use super::input::{ErrorNotes, for_each_item, for_each_record, place};
-use super::output::{GridOutput, GridWriter, Out};
+use super::output::Out;
 use super::{InputArgs, Status};
 
 #[derive(Debug, Subcommand)]
@@ -70,18 +67,6 @@ pub(crate) struct ExportTarget {
     /// standard output.
     #[arg(long, value_name = "DIR", conflicts_with = "puzzle")]
     out_dir: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub(crate) struct DecodeArgs {
-    /// The CNF file written by 'sudolab export cnf'.
-    cnf: PathBuf,
-    /// The solver's output: 's SATISFIABLE' and 'v' lines (picosat, CaDiCaL, the SAT
-    /// competition format) or MiniSat's result file ('SAT' and the literals).
-    model: PathBuf,
-    /// How to write the solution.
-    #[arg(long, short = 'o', value_enum, default_value_t = GridOutput::Line)]
-    output: GridOutput,
 }
 
 pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
@@ -247,38 +232,8 @@ fn pick_puzzle(target: &ExportTarget) -> anyhow::Result<Picked> {
     Ok((chosen, seen, status))
 }
 
-pub(crate) fn run_decode(args: &DecodeArgs) -> anyhow::Result<Status> {
-    let cnf = read_text(&args.cnf)?;
-    let model = read_text(&args.model)?;
-    match decode_dimacs_model(&cnf, &model) {
-        Ok(Some(grid)) => {
-            let mut out = Out::new();
-            let mut writer = GridWriter::new(args.output);
-            if let Err(message) = writer.can_write(&grid) {
-                bail!(message);
-            }
-            writer.write(&mut out, &grid, None)?;
-            writer.finish(&mut out)?;
-            out.finish()?;
-            Ok(Status::Success)
-        }
-        Ok(None) => {
-            note!(
-                "sudolab: {}: the solver found no model: the puzzle has no solution",
-                args.model.display()
-            );
-            Ok(Status::Negative)
-        }
-        // Each error names the file it is about: a CNF problem is the CNF's, not the model's.
-        Err(err @ (DecodeError::NotSudolab | DecodeError::BadComment { .. })) => {
-            bail!("{}: {err}", args.cnf.display())
-        }
-        Err(err) => bail!("{}: {err}", args.model.display()),
-    }
-}
-
 /// A text file, or an error that names it and, for bytes that are not UTF-8, their place.
-fn read_text(path: &Path) -> anyhow::Result<String> {
+pub(crate) fn read_text(path: &Path) -> anyhow::Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     String::from_utf8(bytes).map_err(|err| {
         let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];

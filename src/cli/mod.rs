@@ -15,8 +15,11 @@ macro_rules! note {
 }
 
 mod certify;
+mod check_cert;
 mod compare;
 mod count;
+mod decode;
+mod explain;
 mod export;
 mod generate;
 mod human;
@@ -192,7 +195,7 @@ enum Command {
     ///   sudolab check-cert certs
     ///   sudolab check-cert certs/reference-00001.cert
     #[command(verbatim_doc_comment)]
-    CheckCert(certify::CheckCertArgs),
+    CheckCert(check_cert::CheckCertArgs),
     /// Trace a search for teaching: every choice, try, undo and solution, with depth and nodes
     ///
     /// The output form (--output, or the --report file's extension): text indents by depth and
@@ -244,7 +247,7 @@ enum Command {
     Rate(human::RateArgs),
     /// Explain an encoding: 'explain cover' prints the exact-cover matrix of a small puzzle.
     #[command(subcommand)]
-    Explain(trace::ExplainCommand),
+    Explain(explain::ExplainCommand),
     /// List the registered strategies, one per line.
     Strategies,
     /// Write a puzzle for an outside solver: DIMACS CNF or an exact-cover matrix.
@@ -253,7 +256,7 @@ enum Command {
     /// Turn a SAT solver's model of an exported CNF back into a grid.
     ///
     /// Example: sudolab decode corpora/examples/4x4.cnf corpora/examples/4x4.model --output grid
-    Decode(export::DecodeArgs),
+    Decode(decode::DecodeArgs),
 }
 
 /// Where puzzles come from and how to read them.
@@ -500,15 +503,15 @@ pub fn main() -> ExitCode {
         Command::Generate(args) => generate::run(&args),
         Command::Trace(args) => trace::run(&args),
         Command::Certify(args) => certify::run(&args),
-        Command::CheckCert(args) => certify::run_check(&args),
+        Command::CheckCert(args) => check_cert::run(&args),
         Command::Hint(args) => human::run_hint(&args),
         Command::Steps(args) => human::run_steps(&args),
         Command::Rate(args) => human::run_rate(&args),
-        Command::Explain(command) => trace::run_explain(&command),
+        Command::Explain(command) => explain::run(&command),
         Command::Verify(args) => verify::run(&args),
         Command::Strategies => strategies::run(),
         Command::Export(command) => export::run(&command),
-        Command::Decode(args) => export::run_decode(&args),
+        Command::Decode(args) => decode::run(&args),
     };
     let abandoned = strategy::abandoned_running();
     if abandoned > 0 {

@@ -49,12 +49,11 @@
 //! # Example
 //!
 //! ```
-//! use sudolab::model::{Grid, parse_line_record, to_line, validate};
-//! use sudolab::strategy::{self, Limits, Verdict};
+//! use sudolab::model::{Grid, to_line, validate};
+//! use sudolab::strategy::{self, Limits, Strategy, Verdict};
 //!
-//! let line = b"4..3.....1....2.";
-//! let puzzle = parse_line_record(line, None, 1).unwrap().puzzle;
-//! let mrv = strategy::find("mrv").unwrap();
+//! let puzzle: Grid = "4..3.....1....2.".parse().unwrap();
+//! let mrv = &strategy::Mrv;
 //! let outcome = mrv.count_up_to(&puzzle, 2, &Limits::default());
 //! assert_eq!(outcome.verdict(), Verdict::Unique);
 //!
