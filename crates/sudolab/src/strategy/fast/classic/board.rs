@@ -127,6 +127,7 @@ impl Board {
     /// words it changes in `dirty`; `false` on a contradiction. `dirty` is the caller's local,
     /// not [`Board::dirty`], so that it stays in a register: it is on the chain of dependent
     /// steps that picks the next word (docs/benchmarks.md, 'fast: what was tried').
+    #[inline]
     pub(super) fn update(&mut self, word: usize, dirty: &mut u32) -> bool {
         let band = word % 3;
         let mut places = self.places[word];
@@ -231,6 +232,7 @@ impl Board {
     /// Hidden singles in columns, the one house the band words do not see whole: places them
     /// and says whether there were any; `None` when a digit has no place left in a column.
     /// Two digits are counted at once, one in each half of a `u64`.
+    #[inline]
     pub(super) fn column_singles(&mut self) -> Option<bool> {
         const ROW: u64 = 0x1FF | 0x1FF << 32;
         let mut placed = false;
@@ -329,6 +331,7 @@ fn columns(word: u32) -> u32 {
 /// share a digit in a row, column or box. Built word by word (each digit's places are the free
 /// cells outside the rows, columns and boxes of its givens) rather than by placing the givens
 /// one by one, which costs much more (docs/benchmarks.md, 'fast: what was tried').
+#[inline]
 pub(super) fn givens(puzzle: &Grid) -> Option<Board> {
     // Per digit, the rows, columns and boxes (bits 0-8, 9-17, 18-26) that have it.
     let mut houses = [0u32; 9];
@@ -373,6 +376,7 @@ pub(super) fn givens(puzzle: &Grid) -> Option<Board> {
 /// bit by bit: bit `k` of a value is set where one of the digits whose value has it is
 /// placed (OR of their words, four bit planes), and [`SPREAD`] turns eight cells of a plane
 /// into eight bytes, instead of a loop over the 81 placed bits.
+#[inline]
 pub(super) fn write_solution(board: &Board, cells: &mut [u8; 81]) {
     let places = &board.places;
     for (band, band_cells) in cells.chunks_exact_mut(27).enumerate() {
@@ -400,6 +404,7 @@ pub(super) fn write_solution(board: &Board, cells: &mut [u8; 81]) {
 /// byte's bits are folded into its lowest bit, and one multiplication gathers the eight low
 /// bits into the top byte (bit `8 * j` moves to `56 + j`; no two products share a position, so
 /// nothing carries).
+#[inline]
 pub(super) fn nonzero_bytes(bytes: &[u8]) -> u32 {
     debug_assert!(bytes.len() <= 32, "{} bytes do not fit a u32", bytes.len());
     let mut mask = 0;

@@ -198,6 +198,7 @@ pub(super) fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
 /// candidates; `None` when every cell is solved. Why crowded neighbourhoods: they make much
 /// smaller trees on hard puzzles than the first bivalue cell (docs/benchmarks.md, 'fast: what
 /// was tried').
+#[inline]
 pub(super) fn choose_cell(board: &Board, pairs: [u32; 3]) -> Option<(usize, usize)> {
     if board.unsolved == [0; 3] {
         return None;
