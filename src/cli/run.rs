@@ -25,6 +25,10 @@ pub(crate) struct RunArgs {
 
 pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
     let experiment = Experiment::load(&args.file)?;
+    // Read whole before anything is written: the results directory may be the one the file
+    // was saved into, and re-running a saved experiment must leave it as it was.
+    let original = std::fs::read(&args.file)
+        .with_context(|| format!("{}: cannot read", args.file.display()))?;
     let dir = args.out.clone().unwrap_or(experiment.output_dir.clone());
     if dir.is_file() {
         bail!(
@@ -35,7 +39,7 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("{}: cannot create the results directory", dir.display()))?;
     let copy = dir.join("experiment.toml");
-    std::fs::copy(&args.file, &copy).with_context(|| {
+    std::fs::write(&copy, &original).with_context(|| {
         format!(
             "{}: cannot copy the experiment file to {}",
             args.file.display(),

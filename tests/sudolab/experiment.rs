@@ -241,3 +241,27 @@ fn generated_shards_concatenate_into_one_run() {
         refused.stderr
     );
 }
+
+#[test]
+fn a_saved_experiment_reruns_from_its_results_directory_and_stays_as_it_was() {
+    let dir = scratch("experiment-rerun");
+    let corpus = std::fs::canonicalize("corpora/generated/4x4.txt").unwrap();
+    let file = dir.join("small.toml");
+    let text = format!(
+        "name = \"small\"\nstrategies = [\"fast\", \"mrv\"]\n\n[[corpus]]\npath = {:?}\n",
+        corpus.display().to_string()
+    );
+    std::fs::write(&file, &text).unwrap();
+    let results = dir.join("results").display().to_string();
+    let first = sudolab(&["run", &file.display().to_string(), "--out", &results], "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let saved = dir.join("results/experiment.toml");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), text);
+    // The saved copy, run again into its own directory: the copy is its own input.
+    let again = sudolab(
+        &["run", &saved.display().to_string(), "--out", &results],
+        "",
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), text);
+}
