@@ -265,3 +265,44 @@ fn a_saved_experiment_reruns_from_its_results_directory_and_stays_as_it_was() {
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), text);
 }
+
+#[test]
+fn an_experiment_file_names_one_results_directory_and_each_form_once() {
+    let dir = scratch("experiment-confined");
+    let corpus = std::fs::canonicalize("corpora/generated/4x4.txt").unwrap();
+    let corpus = format!("\n[[corpus]]\npath = {:?}\n", corpus.display().to_string());
+    let results = dir.join("results");
+    let cases = [
+        (
+            "name = \"../../escaped\"\n",
+            "name '../../escaped': expected one path component",
+        ),
+        ("name = \"\"\n", "name '': expected one path component"),
+        ("name = \"..\"\n", "name '..': expected one path component"),
+        (
+            "name = \"twice\"\n[output]\nforms = [\"txt\", \"txt\"]\n",
+            "[output] forms lists 'txt' twice; each form is written once",
+        ),
+    ];
+    for (number, (head, expected)) in cases.iter().enumerate() {
+        let file = dir.join(format!("case{number}.toml"));
+        std::fs::write(&file, format!("{head}{corpus}")).unwrap();
+        let run = sudolab(
+            &[
+                "run",
+                &file.display().to_string(),
+                "--out",
+                &results.display().to_string(),
+            ],
+            "",
+        );
+        assert_eq!(run.code, 2, "{head}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with(&format!("sudolab: {}: {expected}", file.display())),
+            "{head}: {}",
+            run.stderr
+        );
+        assert!(!results.exists(), "{head}: nothing is written");
+    }
+}

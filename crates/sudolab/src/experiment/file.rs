@@ -292,11 +292,24 @@ impl Experiment {
             path.file_stem()
                 .map_or_else(|| "experiment".to_string(), |s| s.to_string_lossy().into())
         });
-        let forms = if spec.output.forms.is_empty() {
+        if let Some(name) = &spec.name {
+            check_name(name).map_err(rule)?;
+        }
+        let forms: Vec<ReportFormat> = if spec.output.forms.is_empty() {
             ReportFormat::ALL.to_vec()
         } else {
             spec.output.forms.iter().map(|form| form.0).collect()
         };
+        if let Some(twice) = forms
+            .iter()
+            .enumerate()
+            .find_map(|(at, form)| forms[..at].contains(form).then_some(form))
+        {
+            return Err(rule(format!(
+                "[output] forms lists '{}' twice; each form is written once",
+                twice.extension()
+            )));
+        }
         Ok(Experiment {
             output_dir: spec
                 .output
@@ -313,6 +326,18 @@ impl Experiment {
             forms,
         })
     }
+}
+
+/// An experiment's `name` names its results directory (`results/NAME`): one path component,
+/// so that a downloaded experiment file cannot write outside `results/`.
+fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+        return Err(format!(
+            "name '{name}': expected one path component (letters, digits, '-', '_', '.'), as it \
+             names the results directory results/NAME"
+        ));
+    }
+    Ok(())
 }
 
 /// The strategies of the file (`strategies = [...]` with the run's limits, then each
