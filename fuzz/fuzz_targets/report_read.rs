@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
     let refolded = whole.report(report.context.clone(), vec![], vec![], report.complete);
     let _ = text::render(&refolded, false);
 
-    // The same file twice must never merge: every count would double (issue 22, D12).
+    // The same file twice must never merge: every count would double.
     for allow_partial in [false, true] {
         let twice = vec![
             ("a.json".to_string(), report.clone()),
