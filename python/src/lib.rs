@@ -523,7 +523,9 @@ fn verify(
     jobs: Option<i64>,
     r#box: Option<&str>,
 ) -> PyResult<PyTable> {
-    strategies_named(&strategies)?;
+    if strategies.is_empty() {
+        return Err(errors::option("strategies: give at least one strategy"));
+    }
     let verifiers =
         sudolab::check::verifiers(&strategies).map_err(|err| errors::option(&err.to_string()))?;
     let cancel = Arc::new(AtomicBool::new(false));
