@@ -20,12 +20,22 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Budget, Stop};
+use crate::model::Grid;
 
-/// The largest side on which one uninterruptible crate call is known to be short: any 9x9
-/// puzzle is decided by `dlx-rs` or varisat in milliseconds (the slowest of forum-hardest's
-/// 1,106 and of the 49,158 17-clue puzzles). Above it, `dlx` runs detached and `sat` with an
-/// interrupting proof sink; at or below it, both run as they are, with no overhead.
-pub(crate) const BOUNDED_SIDE: usize = 9;
+/// The largest side on which one uninterruptible crate call on plain Sudoku is known to be
+/// short: any plain 9x9 puzzle is decided by `dlx-rs` or varisat in milliseconds (the slowest
+/// of forum-hardest's 1,106 and of the 49,158 17-clue puzzles).
+const BOUNDED_SIDE: usize = 9;
+
+/// Whether one uninterruptible crate call on `puzzle` is known to be short, so that `dlx` may
+/// run on the caller's thread and `sat` without an interrupting proof sink, with no overhead.
+/// Only plain Sudoku up to 9x9 is: variant rules weaken what the crates propagate (a 9x9
+/// non-consecutive puzzle keeps `dlx-rs` for seconds between two solutions and varisat on the
+/// minimal encoding for tens of seconds in one call), so every variant runs stoppable.
+pub(crate) fn known_short(puzzle: &Grid) -> bool {
+    puzzle.shape().side() <= BOUNDED_SIDE
+        && puzzle.rules().is_none_or(|rules| rules.spec().is_plain())
+}
 
 /// The most abandoned searches that may still be running; a search that would need another
 /// thread past this is refused with [`Stop::Backlog`].

@@ -7,10 +7,10 @@
 //! Limits of the crate, designed around here:
 //! - it exposes no node or update counter, so `dlx` reports only `items`, `options` and
 //!   `solutions_enumerated` (no `nodes`: absent, not zero), and a node budget does not apply;
-//! - its search cannot be interrupted between two solutions, so above 9x9 it runs on a thread of
-//!   its own that is abandoned at the deadline or on cancellation (see `detach`); on 9x9 and
-//!   smaller, where every search takes milliseconds, it runs on the caller's thread and the
-//!   clock is read after each solution;
+//! - its search cannot be interrupted between two solutions, so it runs on a thread of its own
+//!   that is abandoned at the deadline or on cancellation (see `detach`); only on plain Sudoku
+//!   up to 9x9, where every search takes milliseconds, it runs on the caller's thread and the
+//!   clock is read after each solution (a 9x9 variant can take seconds between two);
 //! - `select()` of two conflicting options silently yields a wrong solution and item 0 loops
 //!   forever, so givens are pruned from the matrix (never selected), conflicting givens are
 //!   answered before the crate is called, and items are numbered from 1.
@@ -22,7 +22,7 @@ use dlx_rs::Solver;
 use crate::encode::CoverMatrix;
 use crate::model::{Grid, Shape};
 
-use super::detach::{self, BOUNDED_SIDE};
+use super::detach;
 use super::{
     Budget, Counter, Limits, Outcome, Refusals, RuleKind, Solutions, Stats, Strategy, Unsupported,
     answer_without_search,
@@ -61,7 +61,7 @@ impl Strategy for Dlx {
     }
 
     fn summary(&self) -> &'static str {
-        "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter; above 9x9 abandoned at its deadline"
+        "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter; abandoned at its deadline above 9x9 and on variants"
     }
 
     fn untraceable_reason(&self) -> &'static str {
@@ -139,8 +139,8 @@ impl Strategy for Dlx {
                     }
                 }
             };
-            let detach = puzzle.shape().side() > BOUNDED_SIDE;
-            stopped = detach::run(&budget, detach, search, &mut |chosen| {
+            let abandonable = !detach::known_short(puzzle);
+            stopped = detach::run(&budget, abandonable, search, &mut |chosen| {
                 let mut grid = puzzle.clone().without_rules();
                 for option_idx in chosen {
                     let option = matrix.options[option_idx as usize];

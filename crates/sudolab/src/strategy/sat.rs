@@ -12,9 +12,9 @@
 //! variable was two thirds of the time. The counters still describe the encoding.
 //!
 //! Limits of varisat 0.2, designed around here: it has no statistics API, so the counters are
-//! the formula's `variables` and `clauses` and the `solver_calls` made (no `nodes`); it cannot be
-//! interrupted, so the deadline and the cancel flag are checked between solver calls; a node
-//! budget does not apply. Its `Solver` is not `Send`: each search builds its own, on the thread
+//! the formula's `variables` and `clauses` and the `solver_calls` made (no `nodes`); it has no
+//! stop flag, so a call is stopped through its proof output ([`Interrupt`]), and the deadline and
+//! the cancel flag are also checked between solver calls; a node budget does not apply. Its `Solver` is not `Send`: each search builds its own, on the thread
 //! that runs it. This engine is the readable reference the others are checked against.
 
 use std::io;
@@ -24,7 +24,7 @@ use varisat::{ExtendFormula, Lit, ProofFormat, Solver, Var, solver::SolverError}
 use crate::encode::{Cnf, Encoding};
 use crate::model::{Grid, Shape};
 
-use super::detach::BOUNDED_SIDE;
+use super::detach;
 use super::{
     Budget, Counter, Limits, Outcome, Refusals, Solutions, Stats, Stop, Strategy, Unsupported,
     answer_without_search,
@@ -138,7 +138,7 @@ impl Strategy for Sat {
         let mut solutions = Solutions::new(limits, on_solution);
         let cnf = Cnf::build(puzzle, self.encoding);
         let mut solver = Solver::new();
-        if budget.has_clock() && puzzle.shape().side() > BOUNDED_SIDE {
+        if budget.has_clock() && !detach::known_short(puzzle) {
             solver.write_proof(Interrupt { budget: &budget }, ProofFormat::Varisat);
         }
         // Level-0 unit propagation first, as a CDCL solver would do with the loaded formula:
