@@ -553,7 +553,11 @@ fn run_holes(args: &GenerateArgs) -> anyhow::Result<Status> {
         );
     }
     let (rules, shape) = if args.model == Model::Qwh {
-        let rules = generate::latin_rules(args.box_shape.map_or(args.size, Shape::side));
+        let order = args.box_shape.map_or(args.size, Shape::side);
+        let rules = generate::latin_rules(order).map_err(|err| match args.box_shape {
+            Some(shape) => anyhow::anyhow!("--box {shape}: the order of a qwh square: {err}"),
+            None => anyhow::anyhow!("--size {order}: the order of a qwh square: {err}"),
+        })?;
         let shape = rules.shape();
         (Some(rules), shape)
     } else {

@@ -146,7 +146,7 @@ fn absurd_job_repeat_and_event_counts_are_refused() {
                 "--max-events",
                 "18446744073709551615",
             ],
-            "expected 0 to 10000000 events, found '18446744073709551615'",
+            "expected 0 to 1500000 events, found '18446744073709551615'",
         ),
     ];
     for (args, message) in cases {

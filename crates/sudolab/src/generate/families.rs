@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{CageSpec, Grid, Rules, RulesSpec, Shape, cell_name};
+use crate::model::{CageSpec, Grid, Rules, RulesError, RulesSpec, Shape, cell_name};
 
 use super::{below, shuffle};
 
@@ -93,17 +93,22 @@ pub fn latin_square(order: usize, rng: &mut ChaCha8Rng) -> Vec<u8> {
     cells
 }
 
-/// The rules of a Latin square of order `order`.
-pub fn latin_rules(order: usize) -> Arc<Rules> {
+/// The rules of a Latin square of order `order`; an order outside 1 to 64 is an error that
+/// names the range.
+pub fn latin_rules(order: usize) -> Result<Arc<Rules>, RulesError> {
     let spec = RulesSpec {
         latin: true,
         ..RulesSpec::default()
     };
-    Arc::new(Rules::new(order, None, spec).expect("a Latin square of order 1 to 64 is valid"))
+    Rules::new(order, None, spec).map(Arc::new)
 }
 
 /// The cells to empty: `holes` of them, spread as `balance` says.
 pub fn hole_cells(side: usize, holes: usize, balance: Balance, rng: &mut ChaCha8Rng) -> Vec<usize> {
+    // A board of side 0 has no cell to empty (and the balanced patterns divide by the side).
+    if side == 0 {
+        return Vec::new();
+    }
     let cells = side * side;
     let holes = holes.min(cells);
     match balance {
@@ -235,6 +240,26 @@ mod tests {
             latin_square(9, &mut stream(7, 0)),
             latin_square(9, &mut stream(7, 1))
         );
+    }
+
+    #[test]
+    fn latin_rules_take_orders_1_to_64_and_name_the_range_otherwise() {
+        for order in [1, 2, 9, 64] {
+            assert_eq!(latin_rules(order).unwrap().side(), order);
+        }
+        for order in [0, 65, 1000, usize::MAX] {
+            assert_eq!(
+                latin_rules(order).unwrap_err().to_string(),
+                format!("the side must be between 1 and 64, found {order}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_board_of_side_0_has_no_holes_in_any_balance() {
+        for balance in [Balance::None, Balance::Rows, Balance::Full] {
+            assert!(hole_cells(0, 5, balance, &mut stream(1, 0)).is_empty());
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 pub mod html;
 
 use std::fmt::Write as _;
+use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -242,9 +243,16 @@ pub fn describe(shape: Shape, event: &Event) -> String {
 
 /// The text form: one event per line, indented by depth, then the summary.
 pub fn to_text(trace: &Trace) -> String {
+    let mut out = Vec::new();
+    write_text(trace, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("the text form is UTF-8")
+}
+
+/// Writes the text form to `out` event by event: a deep trace's lines (indented by depth) can
+/// be far larger than its events, so they are never held in memory all at once.
+pub fn write_text(trace: &Trace, out: &mut dyn io::Write) -> io::Result<()> {
     let shape = trace.shape();
-    let mut out = String::new();
-    writeln!(out, "# trace of {} on {}", trace.strategy, trace.puzzle).expect("String write");
+    writeln!(out, "# trace of {} on {}", trace.strategy, trace.puzzle)?;
     for step in &trace.events {
         writeln!(
             out,
@@ -254,20 +262,24 @@ pub fn to_text(trace: &Trace) -> String {
             step.depth,
             step.nodes,
             indent = 2 * step.depth
-        )
-        .expect("String write");
+        )?;
     }
-    out.push_str(&summary(trace));
-    out
+    out.write_all(summary(trace).as_bytes())
 }
 
 /// The JSON lines form: one event per line (`{"depth":0,"nodes":1,"event":"choose",...}`), then
 /// one summary line (`{"event":"summary",...}`).
 pub fn to_json_lines(trace: &Trace) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
+    write_json_lines(trace, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes the JSON lines form to `out` event by event, as [`write_text`] does.
+pub fn write_json_lines(trace: &Trace, out: &mut dyn io::Write) -> io::Result<()> {
     for step in &trace.events {
-        out.push_str(&serde_json::to_string(step).expect("an event serializes"));
-        out.push('\n');
+        serde_json::to_writer(&mut *out, step)?;
+        out.write_all(b"\n")?;
     }
     let summary = serde_json::json!({
         "event": "summary",
@@ -281,9 +293,8 @@ pub fn to_json_lines(trace: &Trace) -> String {
         "counters": trace.counters,
         "nodes_per_depth": trace.nodes_per_depth,
     });
-    out.push_str(&summary.to_string());
-    out.push('\n');
-    out
+    serde_json::to_writer(&mut *out, &summary)?;
+    out.write_all(b"\n")
 }
 
 /// The summary that ends every text trace: the outcome, the counters and the tree's shape as a
