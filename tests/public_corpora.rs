@@ -670,6 +670,12 @@ fn the_rating_follows_sudoku_explainer_on_the_rated_corpus() {
     let (ours, truths): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
     let rho = sudolab::human::spearman(&ours, &truths).expect("ratings vary");
     let tau = sudolab::human::kendall_tau_b(&ours, &truths).expect("ratings vary");
-    assert!(rho >= SPEARMAN_TARGET, "Spearman {rho:.4} (Kendall {tau:.4})");
-    assert!(tau >= KENDALL_TARGET, "Kendall {tau:.4} (Spearman {rho:.4})");
+    assert!(
+        rho >= SPEARMAN_TARGET,
+        "Spearman {rho:.4} (Kendall {tau:.4})"
+    );
+    assert!(
+        tau >= KENDALL_TARGET,
+        "Kendall {tau:.4} (Spearman {rho:.4})"
+    );
 }

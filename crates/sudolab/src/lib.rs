@@ -38,13 +38,14 @@
 //! - **`dlx`**: the same exact-cover matrix solved by the `dlx-rs` crate. The crate has no
 //!   counters and cannot be stopped inside a search: only `items`, `options` and
 //!   `solutions_enumerated` are reported, node budgets do not apply; above 9x9 and on variants
-//!   the search runs on its own thread, abandoned at the deadline, and boards above 16x16 are refused (one search
-//!   there can run for minutes).
+//!   the search runs on its own thread, abandoned at the deadline, and boards above 16x16 are
+//!   refused (one search there can run for minutes).
 //! - **`sat`**, **`sat-extended`**, **`sat-minimal`**: CNF encodings (reduced after Kwon and Jain
 //!   2006; extended and minimal after Lynce and Ouaknine 2006) solved by `varisat`, counting by
 //!   blocking clauses. varisat has no statistics and no interrupt flag: `variables`, `clauses`
 //!   and `solver_calls` are reported; above 9x9 and on variants a proof sink that fails at the
-//!   deadline stops a call, and boards above 36x36 are refused. Clause learning makes SAT the winner on large minimal puzzles.
+//!   deadline stops a call, and boards above 36x36 are refused. Clause learning makes SAT the
+//!   winner on large minimal puzzles.
 //!
 //! # Example
 //!

@@ -13,8 +13,9 @@
 //!
 //! Limits of varisat 0.2, designed around here: it has no statistics API, so the counters are
 //! the formula's `variables` and `clauses` and the `solver_calls` made (no `nodes`); it has no
-//! stop flag, so a call is stopped through its proof output ([`Interrupt`]), and the deadline and
-//! the cancel flag are also checked between solver calls; a node budget does not apply. Its `Solver` is not `Send`: each search builds its own, on the thread
+//! stop flag, so a call is stopped through its proof output (`Interrupt`) above 9x9 and on
+//! variants, and the deadline and the cancel flag are also checked between solver calls; a node
+//! budget does not apply. Its `Solver` is not `Send`: each search builds its own, on the thread
 //! that runs it. This engine is the readable reference the others are checked against.
 
 use std::io;
