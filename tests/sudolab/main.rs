@@ -4,6 +4,7 @@
 mod budgets;
 mod cases;
 mod certify;
+mod claims;
 mod cli;
 mod compare;
 mod experiment;
