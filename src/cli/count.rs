@@ -163,7 +163,10 @@ impl Engines {
             .resolve_among(puzzle, |engine| self.usable(engine))
             .map_err(|no| {
                 let auto = if no.auto { " (auto)" } else { "" };
-                format!("{}{auto} cannot {verb} this puzzle: {}", no.engine, no.refusal)
+                format!(
+                    "{}{auto} cannot {verb} this puzzle: {}",
+                    no.engine, no.refusal
+                )
             })?;
         plans
             .iter()

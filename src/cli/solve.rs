@@ -13,9 +13,9 @@ use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::{Grid, find_conflict, push_line, to_grid_text, validate};
 use sudolab::strategy::{Strategy, Verdict};
 
+use super::count::{Engines, count_claim_note};
 use super::input::{Placed, Said, key, place, walk_in_parallel};
 use super::output::{GridOutput, GridWriter, Out};
-use super::count::{Engines, count_claim_note};
 use super::{BudgetArgs, InputArgs, Status};
 
 #[derive(Debug, Args)]
@@ -75,11 +75,9 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         &args.input,
         Some(1),
         None,
-        |source, record, scratch, text| {
-            match engines.plan_for(&plans, &record.puzzle, "solve") {
-                Ok(plan) => solve_one(args, plan, source, record, scratch, text),
-                Err(why) => say_missing(args.output, (source, record), text, Missing::Error, &why),
-            }
+        |source, record, scratch, text| match engines.plan_for(&plans, &record.puzzle, "solve") {
+            Ok(plan) => solve_one(args, plan, source, record, scratch, text),
+            Err(why) => say_missing(args.output, (source, record), text, Missing::Error, &why),
         },
         |out, placed| match placed {
             Placed::Puzzle(text) => {

@@ -160,7 +160,10 @@ mod tests {
         use crate::strategy::Counter;
         let counts_nodes = |engine: &dyn Strategy| engine.counters().contains(&Counter::Nodes);
         let big = empty(5, 5);
-        assert_eq!(EngineChoice::Auto.resolve(&big).map(Strategy::name), Ok("sat"));
+        assert_eq!(
+            EngineChoice::Auto.resolve(&big).map(Strategy::name),
+            Ok("sat")
+        );
         assert_eq!(
             EngineChoice::Auto
                 .resolve_among(&big, counts_nodes)
@@ -168,9 +171,16 @@ mod tests {
             Ok("fast")
         );
         let sat = "sat".parse::<EngineChoice>().expect("registered");
-        assert_eq!(sat.resolve_among(&big, counts_nodes).map(Strategy::name), Ok("sat"));
+        assert_eq!(
+            sat.resolve_among(&big, counts_nodes).map(Strategy::name),
+            Ok("sat")
+        );
         let names = |choice: EngineChoice| -> Vec<&str> {
-            choice.engines().iter().map(|engine| engine.name()).collect()
+            choice
+                .engines()
+                .iter()
+                .map(|engine| engine.name())
+                .collect()
         };
         assert_eq!(names(EngineChoice::Auto), ["fast", "sat"]);
         assert_eq!(names(sat), ["sat"]);
