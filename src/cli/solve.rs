@@ -32,7 +32,8 @@ pub(crate) struct SolveArgs {
     /// Refuse puzzles with several solutions: 'multiple' in place of the solution, exit
     /// status 1 (and 'unknown' when the budget ran out before uniqueness was decided).
     /// Without it such a puzzle gets one of its solutions, with a note on standard error and
-    /// "verdict": "multiple" in JSON.
+    /// "verdict": "multiple" in JSON; with --randomize (and no --unique) or --restarts, solve
+    /// looks for one solution only, and says "solved".
     #[arg(long, conflicts_with = "restarts")]
     unique: bool,
 
@@ -54,9 +55,12 @@ pub(crate) struct SolveArgs {
 
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     // Two solutions: the answer, and whether another one exists (a puzzle with several is
-    // said so, and a count claim is checked as `count` checks it). A restarted search finds
-    // one solution: a second run would find earlier solutions again.
-    let limit = if args.order.restarts.is_some() { 1 } else { 2 };
+    // said so, and a count claim is checked as `count` checks it). A randomized search looks
+    // for one, unless --unique asks for more: its experiments time the first solution, and
+    // a restarted run would find earlier solutions again.
+    let first_only =
+        args.order.restarts.is_some() || (args.order.randomize.is_some() && !args.unique);
+    let limit = if first_only { 1 } else { 2 };
     let engines = Engines::new(&args.strategy, &args.budget, &args.order, limit)?;
     let limits = args
         .order
