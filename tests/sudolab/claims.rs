@@ -148,9 +148,9 @@ fn side_files_of_another_length_and_a_sample_larger_than_the_input_are_refused_a
     let dir = scratch("side");
     let reference = "corpora/reference.txt"; // two puzzles
     for (name, text, lines) in [
-        ("short", "1\n", 1),
-        ("long", "1\n1\n1\n", 3),
-        ("empty", "", 0),
+        ("short", "1\n", "1 line"),
+        ("long", "1\n1\n1\n", "3 lines"),
+        ("empty", "", "0 lines"),
     ] {
         let side = dir.join(format!("{name}.txt"));
         std::fs::write(&side, text).expect("a side file");
@@ -173,7 +173,7 @@ fn side_files_of_another_length_and_a_sample_larger_than_the_input_are_refused_a
             assert_eq!(
                 run.stderr,
                 format!(
-                    "sudolab: {}: {lines} lines, but {reference} holds 2 puzzles; line i answers \
+                    "sudolab: {}: {lines}, but {reference} holds 2 puzzles; line i answers \
                      puzzle i, so a side file has one line per puzzle\n",
                     side.display()
                 ),

@@ -38,8 +38,10 @@ pub enum SideError {
     },
     /// A side file whose length is not the number of puzzles it answers.
     #[error(
-        "{path}: {lines} lines, but {input} holds {puzzles} puzzles; line i answers puzzle i, \
-         so a side file has one line per puzzle"
+        "{path}: {lines} {}, but {input} holds {puzzles} {}; line i answers puzzle i, so a \
+         side file has one line per puzzle",
+        plural(*.lines, "line"),
+        plural(*.puzzles, "puzzle")
     )]
     Length {
         /// The file.
@@ -53,7 +55,10 @@ pub enum SideError {
     },
     /// A side file that ends before the puzzles do (met during a run, where the input could
     /// not be counted first: standard input).
-    #[error("{path}: no line {line} for puzzle {line} of the input; the file has {lines} lines")]
+    #[error(
+        "{path}: no line {line} for puzzle {line} of the input; the file has {lines} {}",
+        plural(*.lines, "line")
+    )]
     Short {
         /// The file.
         path: String,
@@ -62,6 +67,15 @@ pub enum SideError {
         /// Its lines.
         lines: u64,
     },
+}
+
+/// `noun`, or its plural for a count other than one.
+fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        noun.to_string()
+    } else {
+        format!("{noun}s")
+    }
 }
 
 /// What a side file gives per puzzle.
