@@ -132,10 +132,17 @@ pub(crate) fn run(args: &CertifyArgs) -> anyhow::Result<Status> {
     Ok(status)
 }
 
-fn median(values: &[usize]) -> usize {
+/// The median: the middle value, or the mean of the two middle values of an even count (0 for
+/// none); printed as `1500` or `1500.5`.
+fn median(values: &[usize]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
-    sorted.get(sorted.len() / 2).copied().unwrap_or(0)
+    let middle = sorted.len() / 2;
+    match sorted.len() {
+        0 => 0.0,
+        len if len % 2 == 1 => sorted[middle] as f64,
+        _ => f64::midpoint(sorted[middle - 1] as f64, sorted[middle] as f64),
+    }
 }
 
 /// A file name's stem for certificate names: `<stdin>` and `<arg 2>` become `stdin` and `arg-2`.
@@ -259,4 +266,21 @@ pub(crate) fn certify_verified(
     std::fs::write(&path, &certificate.text)
         .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_median_of_an_even_count_is_the_mean_of_the_two_middle_values() {
+        // As the summary prints it.
+        let median = |values: &[usize]| format!("{}", median(values));
+        assert_eq!(median(&[]), "0");
+        assert_eq!(median(&[7]), "7");
+        assert_eq!(median(&[300, 100]), "200");
+        assert_eq!(median(&[4, 1, 2, 3]), "2.5");
+        assert_eq!(median(&[5, 1, 9]), "5");
+        assert_eq!(median(&[1000, 2001]), "1500.5");
+    }
 }

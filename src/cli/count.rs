@@ -8,14 +8,14 @@ use serde_json::json;
 use sudolab::check::{ProblemKind, Run};
 use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::{Grid, find_conflict};
-use sudolab::strategy::Verdict;
+use sudolab::strategy::{Counter, EngineChoice, Limits, Strategy, Verdict};
 
 use sudolab::corpus::Record;
 
 use super::input::{Placed, Said, place, walk_in_parallel};
 use super::output::Out;
 use super::solve::known_solution_check;
-use super::{BudgetArgs, InputArgs, ShardArgs, Status, strategy_named};
+use super::{BudgetArgs, InputArgs, OrderArgs, ShardArgs, Status};
 use sudolab::model::push_decimal;
 
 #[derive(Debug, Args)]
@@ -23,8 +23,11 @@ pub(crate) struct CountArgs {
     #[command(flatten)]
     input: InputArgs,
 
-    /// The strategy to count with (see 'sudolab strategies').
-    #[arg(long, short = 's', default_value = "fast")]
+    /// The strategy to count with (see 'sudolab strategies'), or 'auto': per puzzle, fast
+    /// up to 12x12 and sat above (the other one when the first refuses the puzzle; with
+    /// --max-nodes, fast, since sat counts no nodes). JSON lines and --stats name the engine
+    /// that ran.
+    #[arg(long, short = 's', default_value = "auto")]
     strategy: String,
 
     /// Stop counting at this many solutions; 2 decides uniqueness, 0 counts them all.
@@ -52,32 +55,38 @@ pub(crate) struct CountArgs {
     budget: BudgetArgs,
 
     #[command(flatten)]
-    order: super::OrderArgs,
+    order: OrderArgs,
 
     #[command(flatten)]
     shard: ShardArgs,
 }
 
 pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
-    let strategy = strategy_named(&args.strategy)?;
-    args.budget.check(strategy)?;
     let limit = if args.all { 0 } else { args.limit };
-    args.order.check(strategy, limit)?;
+    let engines = Engines::new(&args.strategy, &args.budget, &args.order, limit)?;
     let limits = args
         .order
         .apply(args.budget.limits())
         .with_max_solutions(limit);
-    let plan = Plan {
-        // Without --stats no time is shown, so none is measured.
-        untimed: !args.stats,
-        ..Plan::new(&[strategy], &limits)
-    };
+    // Without --stats no time is shown, so none is measured.
+    let plans = engines.plans(&limits, !args.stats);
     let mut out = Out::new();
     let status = walk_in_parallel(
         &args.input,
         args.jobs,
         args.shard.selected(),
-        |source, record, scratch, text| count_one(args, &plan, source, record, scratch, text),
+        |source, record, scratch, text| {
+            let plan = match engines.plan_for(&plans, &record.puzzle, "count") {
+                Ok(plan) => plan,
+                Err(why) => {
+                    return Said {
+                        notes: vec![format!("sudolab: {}: {why}", place(source, record))],
+                        status: Status::Error,
+                    };
+                }
+            };
+            count_one(args, plan, source, record, scratch, text)
+        },
         |out, placed| match placed {
             Placed::Puzzle(text) => out.write_str(text),
             Placed::Unread { .. } => Ok(()),
@@ -86,6 +95,84 @@ pub(crate) fn run(args: &CountArgs) -> anyhow::Result<Status> {
     )?;
     out.finish()?;
     Ok(status)
+}
+
+/// The engine choice of `count` and `solve` (`--strategy`, `auto` by default) and the checks
+/// of the options that depend on the engine, made once before any puzzle is read.
+pub(crate) struct Engines {
+    choice: EngineChoice,
+    /// Whether a node budget was given: `auto` then takes only engines that count nodes.
+    node_budget: bool,
+}
+
+impl Engines {
+    /// Resolves `name` and refuses the options its engines cannot follow.
+    pub(crate) fn new(
+        name: &str,
+        budget: &BudgetArgs,
+        order: &OrderArgs,
+        solution_limit: u64,
+    ) -> anyhow::Result<Engines> {
+        let choice: EngineChoice = name.parse().map_err(|err| anyhow::anyhow!("{err}"))?;
+        let engines = Engines {
+            choice,
+            node_budget: budget.max_nodes.is_some(),
+        };
+        for engine in engines.candidates() {
+            budget.check(engine)?;
+            order.check(engine, solution_limit)?;
+        }
+        Ok(engines)
+    }
+
+    /// The engines this choice may run, each able to follow the budget.
+    fn candidates(&self) -> Vec<&'static dyn Strategy> {
+        let mut engines = self.choice.engines();
+        if matches!(self.choice, EngineChoice::Auto) {
+            // `fast` counts nodes: one engine is always left.
+            engines.retain(|engine| self.usable(*engine));
+        }
+        engines
+    }
+
+    fn usable(&self, engine: &dyn Strategy) -> bool {
+        !self.node_budget || engine.counters().contains(&Counter::Nodes)
+    }
+
+    /// One plan per engine the choice may run, with `limits`.
+    pub(crate) fn plans(&self, limits: &Limits, untimed: bool) -> Vec<Plan> {
+        self.candidates()
+            .into_iter()
+            .map(|engine| Plan {
+                untimed,
+                ..Plan::new(&[engine], limits)
+            })
+            .collect()
+    }
+
+    /// The plan of the engine that takes `puzzle`, or why none does (`verb`: what the
+    /// command does with it, for the message).
+    pub(crate) fn plan_for<'p>(
+        &self,
+        plans: &'p [Plan],
+        puzzle: &Grid,
+        verb: &str,
+    ) -> Result<&'p Plan, String> {
+        let engine = self
+            .choice
+            .resolve_among(puzzle, |engine| self.usable(engine))
+            .map_err(|no| {
+                let auto = if no.auto { " (auto)" } else { "" };
+                format!(
+                    "{}{auto} cannot {verb} this puzzle: {}",
+                    no.engine, no.refusal
+                )
+            })?;
+        plans
+            .iter()
+            .find(|plan| plan.entries[0].strategy.name() == engine.name())
+            .ok_or_else(|| format!("{} cannot {verb} this puzzle", engine.name()))
+    }
 }
 
 /// Counts one puzzle and appends its line to `text`; runs on a worker thread.
@@ -101,17 +188,6 @@ fn count_one(
     let mut notes = Vec::new();
     // Formatted only for a note: most puzzles have none.
     let place = || place(source, record);
-    if let Err(reason) = strategy.accepts(&record.puzzle) {
-        notes.push(format!(
-            "sudolab: {}: {} cannot count this puzzle: {reason}",
-            place(),
-            strategy.name()
-        ));
-        return Said {
-            notes,
-            status: Status::Error,
-        };
-    }
     let checked = experiment::check_puzzle(
         plan,
         &record.puzzle,
@@ -138,7 +214,7 @@ fn count_one(
             }
             ProblemKind::ContradictsKnownSolution => match &run.solution {
                 Some(found) => {
-                    let (said, note) = known_solution_check(place, record, found);
+                    let (said, note) = known_solution_check(&place, record, found);
                     notes.extend(note);
                     said
                 }
@@ -146,12 +222,7 @@ fn count_one(
                 None => Status::Negative,
             },
             ProblemKind::ContradictsKnownCount => {
-                notes.push(format!(
-                    "sudolab: {}: found {} solutions but the source says {}",
-                    place(),
-                    run.count.found,
-                    record.count.unwrap_or_default()
-                ));
+                notes.push(count_claim_note(&place(), run, record));
                 Status::Negative
             }
             ProblemKind::InvalidKnownSolution => {
@@ -194,6 +265,17 @@ fn count_one(
     Said { notes, status }
 }
 
+/// The note of a count claim that the run contradicts (the cross-check's
+/// `contradicts_known_count`), in the words of `count` and `solve`.
+pub(crate) fn count_claim_note(place: &str, run: &Run, record: &Record) -> String {
+    let plus = if run.count.exhausted { "" } else { "+" };
+    format!(
+        "sudolab: {place}: found {}{plus} solutions but the source says {}",
+        run.count.found,
+        record.count.unwrap_or_default()
+    )
+}
+
 /// Appends the tab-separated line of one count, without its line ending: `FILE:LINE verdict
 /// count`, then why it stopped, the givens' conflict and, with `time_us`, the time and
 /// counters.
@@ -228,6 +310,10 @@ fn push_text_line(
         write!(line, "\t(givens conflict: {conflict})").expect("writing to a String cannot fail");
     }
     if let Some(time_us) = time_us {
-        line.push_str(&format!("\ttime_us={time_us:.1}\t{}", run.stats).replace(' ', "\t"));
+        let stats = format!(
+            "\tstrategy={}\ttime_us={time_us:.1}\t{}",
+            run.strategy, run.stats
+        );
+        line.push_str(&stats.replace(' ', "\t"));
     }
 }

@@ -82,7 +82,9 @@ enum Command {
     /// Prints one entry per input puzzle on standard output, in input order (in the form chosen
     /// by --output): its solution, or in its place 'none' (no solution), 'unknown' (the search
     /// hit a budget) or 'error' (unreadable, or refused), with the reason on standard error.
-    /// Exit status 1 when a puzzle has no solution or the search gave up, 2 on an error.
+    /// A puzzle with several solutions gets one of them and a note (--unique refuses it).
+    /// Exit status 1 when a puzzle has no solution, the search gave up, or a count or solution
+    /// the input gives is contradicted; 2 on an error.
     ///
     /// Example: echo 4..3.....1....2. | sudolab solve --output grid
     Solve(solve::SolveArgs),
@@ -412,11 +414,6 @@ impl OrderArgs {
 /// Parses `500ms`, `10s`, `2m`, `1h` or a bare number of seconds; `none` is zero.
 fn parse_duration(text: &str) -> Result<Duration, String> {
     sudolab::experiment::parse_duration(text)
-}
-
-/// Resolves a strategy name, with the list of valid names in the error.
-fn strategy_named(name: &str) -> anyhow::Result<&'static dyn Strategy> {
-    strategy::find(name.trim()).map_err(|err| anyhow::anyhow!("{err}"))
 }
 
 /// Resolves several strategy names (as given to `--strategies a,b`): the library's rules

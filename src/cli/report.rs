@@ -56,6 +56,12 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
     for (path, form) in args.report.iter().zip(forms) {
         std::fs::write(path, render(form, &report))
             .with_context(|| format!("{}: cannot write the report", path.display()))?;
+        if form == Format::Csv {
+            report::csv::write_problems(path, &report).with_context(|| {
+                let problems = report::csv::problems_path(path);
+                format!("{}: cannot write the report", problems.display())
+            })?;
+        }
     }
     let mut stdout = io::stdout().lock();
     stdout.write_all(report::text::render(&report, colour_on_stdout()).as_bytes())?;

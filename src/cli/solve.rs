@@ -7,24 +7,35 @@ use serde_json::json;
 
 use std::fmt::Write as _;
 
-use sudolab::check::Run;
+use sudolab::check::{ProblemKind, Run};
 use sudolab::corpus::{Record, grid_to_json};
 use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::{Grid, find_conflict, push_line, to_grid_text, validate};
-use sudolab::strategy::Strategy;
+use sudolab::strategy::{Strategy, Verdict};
 
+use super::count::{Engines, count_claim_note};
 use super::input::{Placed, Said, key, place, walk_in_parallel};
 use super::output::{GridOutput, GridWriter, Out};
-use super::{BudgetArgs, InputArgs, Status, strategy_named};
+use super::{BudgetArgs, InputArgs, Status};
 
 #[derive(Debug, Args)]
 pub(crate) struct SolveArgs {
     #[command(flatten)]
     input: InputArgs,
 
-    /// The strategy to solve with (see 'sudolab strategies').
-    #[arg(long, short = 's', default_value = "fast")]
+    /// The strategy to solve with (see 'sudolab strategies'), or 'auto': per puzzle, fast up
+    /// to 12x12 and sat above (the other one when the first refuses the puzzle; with
+    /// --max-nodes, fast). --output json names the engine that ran.
+    #[arg(long, short = 's', default_value = "auto")]
     strategy: String,
+
+    /// Refuse puzzles with several solutions: 'multiple' in place of the solution, exit
+    /// status 1 (and 'unknown' when the budget ran out before uniqueness was decided).
+    /// Without it such a puzzle gets one of its solutions, with a note on standard error and
+    /// "verdict": "multiple" in JSON; with --randomize (and no --unique) or --restarts, solve
+    /// looks for one solution only, and says "solved".
+    #[arg(long, conflicts_with = "restarts")]
+    unique: bool,
 
     /// How to write solutions.
     #[arg(long, short = 'o', value_enum, default_value_t = GridOutput::Line)]
@@ -43,15 +54,20 @@ pub(crate) struct SolveArgs {
 }
 
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
-    let strategy = strategy_named(&args.strategy)?;
-    args.budget.check(strategy)?;
-    args.order.check(strategy, 1)?;
-    let limits = args.order.apply(args.budget.limits()).with_max_solutions(1);
-    let plan = Plan {
-        // Without --stats no time is shown, so none is measured.
-        untimed: !args.stats,
-        ..Plan::new(&[strategy], &limits)
-    };
+    // Two solutions: the answer, and whether another one exists (a puzzle with several is
+    // said so, and a count claim is checked as `count` checks it). A randomized search looks
+    // for one, unless --unique asks for more: its experiments time the first solution, and
+    // a restarted run would find earlier solutions again.
+    let first_only =
+        args.order.restarts.is_some() || (args.order.randomize.is_some() && !args.unique);
+    let limit = if first_only { 1 } else { 2 };
+    let engines = Engines::new(&args.strategy, &args.budget, &args.order, limit)?;
+    let limits = args
+        .order
+        .apply(args.budget.limits())
+        .with_max_solutions(limit);
+    // Without --stats no time is shown, so none is measured.
+    let plans = engines.plans(&limits, !args.stats);
     let mut out = Out::new();
     let mut answers = Answers {
         form: args.output,
@@ -63,7 +79,10 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         &args.input,
         Some(1),
         None,
-        |source, record, scratch, text| solve_one(args, &plan, source, record, scratch, text),
+        |source, record, scratch, text| match engines.plan_for(&plans, &record.puzzle, "solve") {
+            Ok(plan) => solve_one(args, plan, source, record, scratch, text),
+            Err(why) => say_missing(args.output, (source, record), text, Missing::Error, &why),
+        },
         |out, placed| match placed {
             Placed::Puzzle(text) => {
                 answers.separate(out)?;
@@ -106,15 +125,14 @@ fn solve_one(
     text: &mut String,
 ) -> Said {
     let strategy = plan.entries[0].strategy;
-    let missing = |text: &mut String, word: Missing, why: &str| {
-        say_missing(args.output, (source, record), text, word, why)
-    };
-    if let Err(reason) = strategy.accepts(&record.puzzle) {
-        let why = format!("{} cannot solve this puzzle: {reason}", strategy.name());
-        return missing(text, Missing::Error, &why);
-    }
     if let Err(message) = GridWriter::new(args.output).can_write(&record.puzzle) {
-        return missing(text, Missing::Error, &message);
+        return say_missing(
+            args.output,
+            (source, record),
+            text,
+            Missing::Error,
+            &message,
+        );
     }
     let checked = experiment::check_puzzle(
         plan,
@@ -123,7 +141,18 @@ fn solve_one(
         record.count,
         scratch,
     );
-    let said = answer(args, strategy, (source, record), &checked.runs[0], text);
+    let run = &checked.runs[0];
+    let mut said = answer(args, strategy, (source, record), run, text);
+    // A count claim, judged by the cross-check as for `count` and `compare`.
+    if checked
+        .problems
+        .iter()
+        .any(|problem| problem.kind == ProblemKind::ContradictsKnownCount)
+    {
+        said.notes
+            .push(count_claim_note(&place(source, record), run, record));
+        said.status = said.status.max(Status::Negative);
+    }
     scratch.recycle(checked.runs);
     said
 }
@@ -139,7 +168,7 @@ fn say_missing(
     push_missing(text, output, word, source, Some(record.line), why);
     let status = match word {
         Missing::Error => Status::Error,
-        Missing::None | Missing::Unknown => Status::Negative,
+        Missing::None | Missing::Unknown | Missing::Multiple => Status::Negative,
     };
     Said {
         notes: vec![format!("sudolab: {}: {why}", place(source, record))],
@@ -182,9 +211,31 @@ fn answer(
         };
         return missing(text, word, &why);
     };
+    let verdict = outcome.verdict();
+    if args.unique && verdict != Verdict::Unique {
+        let why = match outcome.stopped {
+            Some(stop) if verdict != Verdict::Multiple => format!(
+                "gave up before deciding whether the solution is unique (--unique): {stop} ({})",
+                outcome.stats
+            ),
+            _ => "several solutions, and --unique asks for one".to_string(),
+        };
+        let word = if verdict == Verdict::Multiple {
+            Missing::Multiple
+        } else {
+            Missing::Unknown
+        };
+        return missing(text, word, &why);
+    }
     let mut notes = Vec::new();
-    let (status, said) = known_solution_check(place, record, solution);
+    let (status, said) = known_solution_check(&place, record, solution);
     notes.extend(said);
+    if verdict == Verdict::Multiple {
+        notes.push(format!(
+            "sudolab: {}: several solutions; this is one of them (--unique refuses such puzzles)",
+            place()
+        ));
+    }
     if args.stats && args.output != GridOutput::Json {
         notes.push(format!(
             "{}: strategy={} time_us={:.1} {}",
@@ -205,8 +256,15 @@ fn answer(
             if let Some(fields) = object.as_object_mut() {
                 fields.insert("source".into(), json!(source));
                 fields.insert("line".into(), json!(record.line));
+                // `unique`, `multiple`, or `solved`: uniqueness undecided (the budget ran out
+                // after the first solution) or not sought (--restarts).
+                let shown = match verdict {
+                    Verdict::Unknown => Verdict::Solved,
+                    verdict => verdict,
+                };
+                fields.insert("verdict".into(), json!(shown));
+                fields.insert("strategy".into(), json!(strategy.name()));
                 if args.stats {
-                    fields.insert("strategy".into(), json!(strategy.name()));
                     fields.insert("time_us".into(), json!(elapsed.as_nanos() as f64 / 1e3));
                     fields.insert("stats".into(), json!(outcome.stats));
                 }
@@ -224,6 +282,8 @@ enum Missing {
     None,
     /// The search gave up (a budget ran out).
     Unknown,
+    /// The puzzle has several solutions, and `--unique` refuses it.
+    Multiple,
     /// The puzzle could not be read or solved (malformed, a shape the strategy refuses, a side
     /// the output form cannot write, an invalid answer).
     Error,
@@ -234,6 +294,7 @@ impl Missing {
         match self {
             Missing::None => "none",
             Missing::Unknown => "unknown",
+            Missing::Multiple => "multiple",
             Missing::Error => "error",
         }
     }
@@ -302,7 +363,7 @@ fn push_missing(
 /// `solution` is one the pipeline certified (a run's `solution` is kept only when valid), so it
 /// is not validated again; `place` is formatted only for a line to print.
 pub(crate) fn known_solution_check(
-    place: impl Fn() -> String,
+    place: &impl Fn() -> String,
     record: &Record,
     solution: &Grid,
 ) -> (Status, Option<String>) {

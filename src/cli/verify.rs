@@ -67,7 +67,9 @@ pub(crate) fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
                 source: String::new(),
                 puzzle: record.puzzle.clone(),
                 solution: record.solution.clone(),
-                count: None,
+                // A count claim is held to the verifiers' counts by the same cross-check as
+                // `count` and `compare` (`check::cross_check`).
+                count: record.count,
             };
             let Verification { mut problems, by } =
                 experiment::verify(item, &verifiers, &limits, scratch);

@@ -5,6 +5,7 @@ mod bounds;
 mod budgets;
 mod cases;
 mod certify;
+mod claims;
 mod cli;
 mod compare;
 mod experiment;

@@ -10,9 +10,14 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::{Checked, Ended, Input, InputProblem, Item, Plan, PoolError, Runner, SideError};
+use super::{
+    Checked, Ended, Input, InputProblem, Item, Plan, PoolError, Runner, Selection, SideError,
+};
+use crate::corpus::{Met, Source, Walk};
 use crate::model::to_one_line;
-use crate::report::{Aggregator, Context, PuzzleProblem, Report, Row, Sink, SinkError};
+use crate::report::{
+    Aggregator, Context, Format, PuzzleProblem, Report, Row, Sink, SinkError, csv,
+};
 
 /// What a session runs and where its rows go.
 pub struct Session {
@@ -55,6 +60,17 @@ pub enum SessionError {
     /// A report file could not be written.
     #[error(transparent)]
     Sink(#[from] SinkError),
+    /// A sample larger than the input it is drawn from.
+    #[error(
+        "a sample of {size} puzzles was asked for, but the input holds {puzzles}; ask for at \
+         most {puzzles}, or leave out the sample to take every puzzle"
+    )]
+    Sample {
+        /// The sample size asked for.
+        size: u64,
+        /// The puzzles of the input.
+        puzzles: u64,
+    },
 }
 
 /// A session's end: the report (also written to every report file) and how the run ended.
@@ -107,10 +123,13 @@ pub fn compare(
 ) -> Result<Compared, SessionError> {
     let Session {
         plan,
-        context,
+        mut context,
         baseline,
         mut sinks,
     } = session;
+    if let Puzzles::Walk(input) = &puzzles {
+        context.input_hashes = input.walk.sources().iter().map(content_hash).collect();
+    }
     let Hooks {
         progress,
         skipped,
@@ -167,6 +186,7 @@ pub fn compare(
     };
     let ended = match puzzles {
         Puzzles::Walk(input) => {
+            check_before_run(&input, plan.selection)?;
             let on_problem = |problem| match problem {
                 InputProblem::Skipped(message) => {
                     skipped(&message);
@@ -189,9 +209,7 @@ pub fn compare(
     }
     let interrupted = ended.interrupted || plan.cancelled();
     let report = aggregator.report(context, input_errors, problems, !interrupted);
-    for sink in sinks {
-        sink.finish(&report)?;
-    }
+    finish_sinks(sinks, &report)?;
     Ok(Compared {
         report,
         ended: Ended {
@@ -199,4 +217,100 @@ pub fn compare(
             ..ended
         },
     })
+}
+
+/// Refuses, before anything runs, side files whose length is not the number of puzzles they
+/// answer and a sample larger than the input: the input is read once to count its puzzles
+/// (parsed, not searched), only when there is a side file or a sample. Standard input cannot
+/// be read twice: a side file of it is held to it as the run goes (one that ends first ends
+/// the run), and a sample of it takes what there is.
+fn check_before_run(input: &Input, selection: Selection) -> Result<(), SessionError> {
+    let sample = match selection {
+        Selection::Sample { size, .. } => Some(size),
+        Selection::All | Selection::Shard(_) => None,
+    };
+    let whole = [&input.whole.counts, &input.whole.solutions];
+    let any_whole = whole.iter().any(|side| side.is_some());
+    let sources = input.walk.sources();
+    let mut total = Some(0u64);
+    for (index, source) in sources.iter().enumerate() {
+        let own = input
+            .sides
+            .get(index)
+            .map(|sides| [&sides.counts, &sides.solutions]);
+        let any_own = own.is_some_and(|own| own.iter().any(|side| side.is_some()));
+        if !(any_own || any_whole || sample.is_some()) {
+            continue;
+        }
+        if source.is_stdin() {
+            total = None;
+            continue;
+        }
+        let puzzles = Walk::new(vec![source.clone()])
+            .filter(|met| matches!(met, Met::Puzzle { .. }))
+            .count() as u64;
+        for side in own.into_iter().flatten().flatten() {
+            side.check_length(puzzles, &source.name())?;
+        }
+        total = total.map(|total| total + puzzles);
+    }
+    let Some(total) = total else {
+        return Ok(());
+    };
+    if any_whole || sample.is_some() {
+        let input = match sources {
+            [one] => one.name(),
+            _ => format!("the input ({} files)", sources.len()),
+        };
+        for side in whole.into_iter().flatten() {
+            side.check_length(total, &input)?;
+        }
+        if let Some(size) = sample.filter(|size| *size > total) {
+            return Err(SessionError::Sample {
+                size,
+                puzzles: total,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The hash of a source's bytes that identifies it in a report's context (`fnv1a64:` and 16 hex
+/// digits; FNV-1a, for identity, not security), or `None` for what is not a regular file
+/// (standard input and pipes cannot be read twice, a device may never end) and for a file that
+/// cannot be read (the run reports it).
+fn content_hash(source: &Source) -> Option<String> {
+    use std::hash::Hasher as _;
+    use std::io::Read as _;
+    if source.is_stdin() || !std::fs::metadata(&source.path).is_ok_and(|meta| meta.is_file()) {
+        return None;
+    }
+    let mut file = std::fs::File::open(&source.path).ok()?;
+    let mut hasher = fnv::FnvHasher::default();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => hasher.write(&buffer[..read]),
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(format!("fnv1a64:{:016x}", hasher.finish()))
+}
+
+/// Ends every report file with `report`, and writes the problems file beside each CSV one
+/// (`report::csv`: the CSV's problems and input errors, in a file of their own).
+fn finish_sinks(sinks: Vec<Sink>, report: &Report) -> Result<(), SinkError> {
+    for sink in sinks {
+        let path = sink.path().to_path_buf();
+        sink.finish(report)?;
+        if Format::of(&path).ok() == Some(Format::Csv) {
+            csv::write_problems(&path, report).map_err(|source| SinkError::Write {
+                path: csv::problems_path(&path).display().to_string(),
+                source,
+            })?;
+        }
+    }
+    Ok(())
 }

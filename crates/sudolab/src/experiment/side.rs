@@ -36,6 +36,46 @@ pub enum SideError {
         /// The parse error, with line and column.
         message: String,
     },
+    /// A side file whose length is not the number of puzzles it answers.
+    #[error(
+        "{path}: {lines} {}, but {input} holds {puzzles} {}; line i answers puzzle i, so a \
+         side file has one line per puzzle",
+        plural(*.lines, "line"),
+        plural(*.puzzles, "puzzle")
+    )]
+    Length {
+        /// The file.
+        path: String,
+        /// Its lines (trailing blank lines left out).
+        lines: u64,
+        /// What it answers: a file's name, or `the input`.
+        input: String,
+        /// The puzzles there.
+        puzzles: u64,
+    },
+    /// A side file that ends before the puzzles do (met during a run, where the input could
+    /// not be counted first: standard input).
+    #[error(
+        "{path}: no line {line} for puzzle {line} of the input; the file has {lines} {}",
+        plural(*.lines, "line")
+    )]
+    Short {
+        /// The file.
+        path: String,
+        /// The one-based line wanted.
+        line: u64,
+        /// Its lines.
+        lines: u64,
+    },
+}
+
+/// `noun`, or its plural for a count other than one.
+fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        noun.to_string()
+    } else {
+        format!("{noun}s")
+    }
 }
 
 /// What a side file gives per puzzle.
@@ -84,24 +124,61 @@ impl SideFile {
         self.kind
     }
 
-    /// The count of the puzzle at `index` (0-based), if the file is that long.
+    /// Its lines, trailing blank lines left out: the number of puzzles it answers.
+    pub fn len(&self) -> u64 {
+        let blank_tail = self
+            .lines
+            .iter()
+            .rev()
+            .take_while(|line| line.trim().is_empty())
+            .count();
+        (self.lines.len() - blank_tail) as u64
+    }
+
+    /// Whether it answers no puzzle.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The line of the puzzle at `index` (0-based); a file that ends before it is an error.
+    fn line(&self, index: u64) -> Result<&str, SideError> {
+        match self.lines.get(index as usize) {
+            Some(line) if index < self.len() => Ok(line.trim()),
+            _ => Err(SideError::Short {
+                path: self.path.display().to_string(),
+                line: index + 1,
+                lines: self.len(),
+            }),
+        }
+    }
+
+    /// Refuses a file whose length is not `puzzles`, the number of puzzles of `input`.
+    pub fn check_length(&self, puzzles: u64, input: &str) -> Result<(), SideError> {
+        if self.len() == puzzles {
+            return Ok(());
+        }
+        Err(SideError::Length {
+            path: self.path.display().to_string(),
+            lines: self.len(),
+            input: input.to_string(),
+            puzzles,
+        })
+    }
+
+    /// The count of the puzzle at `index` (0-based).
     pub fn count(&self, index: u64) -> Result<Option<u64>, SideError> {
-        let Some(line) = self.lines.get(index as usize) else {
-            return Ok(None);
-        };
-        line.trim().parse().map(Some).map_err(|_| SideError::Count {
+        let line = self.line(index)?;
+        line.parse().map(Some).map_err(|_| SideError::Count {
             path: self.path.display().to_string(),
             line: index as usize + 1,
-            found: line.trim().to_string(),
+            found: line.to_string(),
         })
     }
 
     /// The solution of the puzzle at `index` (0-based), of the puzzle's `shape`.
     pub fn solution(&self, index: u64, shape: Shape) -> Result<Option<Grid>, SideError> {
-        let Some(line) = self.lines.get(index as usize) else {
-            return Ok(None);
-        };
-        parse_line_record(line.trim().as_bytes(), Some(shape), index as usize + 1)
+        let line = self.line(index)?;
+        parse_line_record(line.as_bytes(), Some(shape), index as usize + 1)
             .map(|record| Some(record.puzzle))
             .map_err(|err| SideError::Solution {
                 path: self.path.display().to_string(),

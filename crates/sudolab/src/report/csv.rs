@@ -1,6 +1,8 @@
-//! Rows as CSV, streamed: one line per puzzle and strategy.
+//! Rows as CSV, streamed: one line per puzzle and strategy; the problems and input errors of
+//! the run in a companion file, `NAME.problems.csv` beside `NAME.csv`.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use crate::strategy::Counter;
 
@@ -54,13 +56,95 @@ impl<W: Write> CsvWriter<W> {
 /// an empty cell.
 fn text(value: RowValue<'_>) -> String {
     match value {
-        RowValue::Text(text) => text.to_string(),
+        RowValue::Text(text) => inert(text),
         RowValue::Small(count) => count.to_string(),
         RowValue::Int(count) => count.to_string(),
         RowValue::Bool(yes) => yes.to_string(),
         RowValue::Nanos(ns) => format!("{:.3}", ns as f64 / 1e3),
         RowValue::Empty => String::new(),
     }
+}
+
+/// A text cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a
+/// tab or a carriage return: a source named `=cmd|calc.txt`) behind a single quote, which
+/// spreadsheets read as "this is text" (OWASP's advice on CSV injection); other text as it
+/// is. Only text cells pass here: numbers, negative ones included, are written as numbers.
+pub fn inert(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The columns of the problems file, in order.
+pub const PROBLEM_COLUMNS: [&str; 7] = [
+    "record",
+    "puzzle",
+    "source",
+    "grid",
+    "kind",
+    "strategies",
+    "detail",
+];
+
+/// Where the problems of the CSV report at `path` go: `NAME.problems.csv` beside `NAME.csv`.
+pub fn problems_path(path: &Path) -> PathBuf {
+    let stem = path.file_stem().map_or_else(
+        || "report".into(),
+        |stem| stem.to_string_lossy().into_owned(),
+    );
+    path.with_file_name(format!("{stem}.problems.csv"))
+}
+
+/// The problems file of `report`: a header ([`PROBLEM_COLUMNS`]), then one record per problem
+/// (`problem`, and the fields of the JSON report's `problems`, the strategies joined by `;`)
+/// and one per input error (`input_error`, its message under `detail`), then the
+/// incompleteness comment of [`incomplete_line`]. Only the header for a clean run.
+pub fn problems(report: &Report) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut write = |record: [String; 7]| {
+        writer
+            .write_record(record.iter().map(|cell| inert(cell)))
+            .expect("writing to memory cannot fail");
+    };
+    write(PROBLEM_COLUMNS.map(str::to_string));
+    for found in &report.problems {
+        write([
+            "problem".to_string(),
+            found.puzzle.to_string(),
+            found.source.clone(),
+            found.grid.clone(),
+            found.problem.kind.as_str().to_string(),
+            found.problem.strategies.join(";"),
+            found.problem.detail.clone(),
+        ]);
+    }
+    for message in &report.input_errors {
+        let mut record: [String; 7] = Default::default();
+        record[0] = "input_error".to_string();
+        record[6].clone_from(message);
+        write(record);
+    }
+    let mut bytes = writer.into_inner().expect("writing to memory cannot fail");
+    bytes.extend(incomplete_line(report).unwrap_or_default().bytes());
+    String::from_utf8(bytes).expect("the cells are UTF-8")
+}
+
+/// Writes the problems file of the CSV report at `path` ([`problems_path`], [`problems`]),
+/// under a temporary name renamed into place, so that a reader never sees half of it.
+pub fn write_problems(path: &Path, report: &Report) -> std::io::Result<PathBuf> {
+    let target = problems_path(path);
+    let name = target
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
+    let partial = target.with_file_name(format!(".{name}.partial"));
+    std::fs::write(&partial, problems(report))
+        .and_then(|()| std::fs::rename(&partial, &target))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&partial);
+        })?;
+    Ok(target)
 }
 
 /// The last line of the CSV of an incomplete report (interrupted, or merged without some
@@ -77,6 +161,83 @@ pub fn incomplete_line(report: &Report) -> Option<String> {
 mod tests {
     use super::*;
     use crate::report::tests::row;
+
+    #[test]
+    fn text_cells_a_spreadsheet_would_run_are_made_inert_and_numbers_are_not() {
+        let mut writer = CsvWriter::new(Vec::new(), vec![Counter::Nodes]).expect("header");
+        for (puzzle, source) in [
+            "=cmd|calc.txt:1",
+            "+1.txt:2",
+            "-2.txt:3",
+            "@a.txt:4",
+            "a=b:5",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut row = row(puzzle as u64, "fast", 1500, 7);
+            row.source = source.to_string();
+            writer.write(&row).expect("row");
+        }
+        let text = String::from_utf8(writer.finish().expect("flush")).expect("utf-8");
+        let sources: Vec<&str> = text
+            .lines()
+            .skip(1)
+            .map(|line| line.split(',').nth(1).expect("a source cell"))
+            .collect();
+        assert_eq!(
+            sources,
+            [
+                "'=cmd|calc.txt:1",
+                "'+1.txt:2",
+                "'-2.txt:3",
+                "'@a.txt:4",
+                "a=b:5"
+            ]
+        );
+        assert_eq!(inert("\tx"), "'\tx");
+        assert_eq!(inert("\rx"), "'\rx");
+        // Numbers are not text cells: a time or a count is written as the number it is.
+        assert!(
+            text.lines()
+                .nth(1)
+                .expect("a row")
+                .ends_with(",1.500,1.500,7")
+        );
+    }
+
+    #[test]
+    fn problems_and_input_errors_go_to_the_problems_file() {
+        use crate::check::{Problem, ProblemKind};
+        use crate::report::{Aggregator, Context, PuzzleProblem};
+        let problem = PuzzleProblem {
+            puzzle: 3,
+            source: "=a.txt:4".to_string(),
+            grid: "1...".to_string(),
+            problem: Problem {
+                kind: ProblemKind::ContradictsKnownCount,
+                strategies: vec!["fast".to_string(), "sat".to_string()],
+                detail: "fast says unique (1), but the corpus gives 2 solutions".to_string(),
+            },
+        };
+        let report = Aggregator::new(vec!["fast".into()], None).report(
+            Context::default(),
+            vec!["b.txt: line 2, column 3: unexpected 'x'".to_string()],
+            vec![problem],
+            true,
+        );
+        assert_eq!(
+            problems(&report),
+            "record,puzzle,source,grid,kind,strategies,detail\n\
+             problem,3,'=a.txt:4,1...,contradicts_known_count,fast;sat,\
+             \"fast says unique (1), but the corpus gives 2 solutions\"\n\
+             input_error,,,,,,\"b.txt: line 2, column 3: unexpected 'x'\"\n"
+        );
+        assert_eq!(
+            problems_path(Path::new("out/r.csv")),
+            Path::new("out/r.problems.csv")
+        );
+    }
 
     #[test]
     fn rows_become_quoted_records_with_empty_absent_counters() {

@@ -107,17 +107,42 @@ pub fn read(text: &str) -> Result<Report, ReadError> {
     Ok(report)
 }
 
-/// The last line of the JSON lines of an incomplete report: an object that is not a row,
-/// `{"complete":false,"puzzles":K,"reason":"..."}`; `None` for a complete report.
-pub fn incomplete_line(report: &Report) -> Option<String> {
-    report.incomplete_reason().map(|reason| {
+/// What the JSON lines form writes after its rows, each a line of its own that is not a row:
+/// one record per problem, `{"record":"problem",...}` with the fields of the JSON report's
+/// `problems` (`puzzle`, `source`, `grid`, `kind`, `strategies`, `detail`), one per input
+/// error, `{"record":"input_error","message":"..."}`, then for an incomplete report the mark
+/// `{"complete":false,"puzzles":K,"reason":"..."}`. Empty for a clean, complete run.
+pub fn trailer(report: &Report) -> String {
+    let mut text = String::new();
+    for problem in &report.problems {
+        let mut record = serde_json::to_value(problem).expect("a problem serializes");
+        if let Some(fields) = record.as_object_mut() {
+            fields.insert("record".into(), "problem".into());
+        }
+        text.push_str(&record.to_string());
+        text.push('\n');
+    }
+    for message in &report.input_errors {
+        let record = serde_json::json!({"record": "input_error", "message": message});
+        text.push_str(&record.to_string());
+        text.push('\n');
+    }
+    if let Some(reason) = report.incomplete_reason() {
         let mark = serde_json::json!({
             "complete": false,
             "puzzles": report.puzzles,
             "reason": reason,
         });
-        format!("{mark}\n")
-    })
+        text.push_str(&mark.to_string());
+        text.push('\n');
+    }
+    text
+}
+
+/// [`trailer`], or `None` when it is empty: what the report files append to the JSON lines
+/// form after its rows.
+pub fn incomplete_line(report: &Report) -> Option<String> {
+    Some(trailer(report)).filter(|text| !text.is_empty())
 }
 
 /// Writes one row as a line of JSON (JSON lines).

@@ -250,6 +250,33 @@ fn shard_of(file: &str, context: &Context) -> Result<(u64, u64), MergeError> {
     Ok((k, n))
 }
 
+/// The inputs of two shards, as `difference` compares them: by content when both reports hash
+/// every input (so `corpus.txt` and `/data/corpus.txt` are one input, and a file edited between
+/// the shards is another), by the paths that named them otherwise (reports older than the
+/// hashes, standard input): what, `a`'s value and `b`'s.
+fn inputs(a: &Context, b: &Context) -> (&'static str, String, String) {
+    let hashed = |context: &Context| {
+        context.input_hashes.len() == context.inputs.len()
+            && context.input_hashes.iter().all(Option::is_some)
+    };
+    if !(hashed(a) && hashed(b) && a.inputs.len() == b.inputs.len()) {
+        return ("inputs", a.inputs.join(" "), b.inputs.join(" "));
+    }
+    // The first input whose content differs, named by each report's own path.
+    let differing = (0..a.inputs.len()).find(|&i| a.input_hashes[i] != b.input_hashes[i]);
+    let named = |context: &Context, i: usize| {
+        format!(
+            "{} ({})",
+            context.inputs[i],
+            context.input_hashes[i].as_deref().unwrap_or_default()
+        )
+    };
+    match differing {
+        Some(i) => ("input contents", named(a, i), named(b, i)),
+        None => ("input contents", String::new(), String::new()),
+    }
+}
+
 /// The first setting in which two shards' runs differ: what, and the two values.
 fn difference(report: &Report, first: &Report) -> Option<(&'static str, String, String)> {
     let (a, b) = (&report.context, &first.context);
@@ -260,7 +287,7 @@ fn difference(report: &Report, first: &Report) -> Option<(&'static str, String, 
             report.strategies.join(","),
             first.strategies.join(","),
         ),
-        ("inputs", a.inputs.join(" "), b.inputs.join(" ")),
+        inputs(a, b),
         ("sudolab version", a.version.clone(), b.version.clone()),
         ("commit", text(&a.commit), text(&b.commit)),
         ("solution limit", a.limit.to_string(), b.limit.to_string()),
@@ -372,6 +399,37 @@ mod tests {
             "s3.json and s1.json are shards of different runs: shard count 3 against 2; only the \
              shards of one run merge"
         );
+    }
+
+    #[test]
+    fn inputs_are_one_when_their_contents_are_whatever_the_path() {
+        let hashed = |reports: &mut Vec<(String, Report)>, paths: [&str; 2], hashes: [&str; 2]| {
+            for ((_, report), (path, hash)) in reports.iter_mut().zip(paths.into_iter().zip(hashes))
+            {
+                report.context.inputs = vec![path.to_string()];
+                report.context.input_hashes = vec![Some(hash.to_string())];
+            }
+        };
+        let mut shards = shard_reports(2);
+        hashed(
+            &mut shards,
+            ["c.txt", "/data/c.txt"],
+            ["fnv1a64:1", "fnv1a64:1"],
+        );
+        assert!(merge(shards, false).is_ok());
+
+        let mut shards = shard_reports(2);
+        hashed(&mut shards, ["c.txt", "c.txt"], ["fnv1a64:1", "fnv1a64:2"]);
+        assert_eq!(
+            merge(shards, false).unwrap_err().to_string(),
+            "s2.json and s1.json are shards of different runs: input contents c.txt \
+             (fnv1a64:2) against c.txt (fnv1a64:1); only the shards of one run merge"
+        );
+
+        // Without hashes (older reports), the paths decide.
+        let mut shards = shard_reports(2);
+        shards[1].1.context.inputs = vec!["/data/c.txt".to_string()];
+        assert!(merge(shards, false).is_err());
     }
 
     #[test]

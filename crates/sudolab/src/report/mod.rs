@@ -105,6 +105,11 @@ pub struct Context {
     pub command: String,
     /// The input files.
     pub inputs: Vec<String>,
+    /// A hash of each input's bytes, in the order of `inputs` (`fnv1a64:` and 16 hex digits;
+    /// `null` for standard input): what identifies an input when shards merge, whatever path
+    /// named it. FNV-1a is for identity, not security: it tells an edited file from the
+    /// original, and does not resist a forger.
+    pub input_hashes: Vec<Option<String>>,
     /// The solution limit (0 = count all).
     pub limit: u64,
     /// Node budget per search.

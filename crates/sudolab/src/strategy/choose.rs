@@ -1,6 +1,7 @@
 //! Choosing engines for the user: a list of names resolved once (unknown and repeated names
 //! refused), and the `auto` policy, the one place that decides which engine decides a puzzle
-//! when the user leaves it to sudolab (`generate --checker`, `certify`, Python).
+//! when the user leaves it to sudolab (`count`, `solve`, `generate --checker`, `certify`,
+//! Python).
 
 use std::str::FromStr;
 
@@ -74,13 +75,39 @@ pub struct NoEngine {
 impl EngineChoice {
     /// The engine that decides puzzles like `sample` (its shape and rules).
     pub fn resolve(self, sample: &Grid) -> Result<&'static dyn Strategy, NoEngine> {
-        let candidates: Vec<&'static dyn Strategy> = match self {
+        self.resolve_among(sample, |_| true)
+    }
+
+    /// Every engine this choice may pick, in no particular order: one for a named engine,
+    /// `fast` and `sat` for `auto` (a front end prepares a plan for each).
+    pub fn engines(self) -> Vec<&'static dyn Strategy> {
+        match self {
+            EngineChoice::Auto => vec![&Fast, &Sat::REDUCED],
+            EngineChoice::Named(engine) => vec![engine],
+        }
+    }
+
+    /// Like [`EngineChoice::resolve`], but `auto` passes over the engines `usable` rejects (a
+    /// node budget needs an engine that counts nodes, which `sat` does not); a named engine is
+    /// the user's, and is never replaced.
+    pub fn resolve_among(
+        self,
+        sample: &Grid,
+        usable: impl Fn(&dyn Strategy) -> bool,
+    ) -> Result<&'static dyn Strategy, NoEngine> {
+        let mut candidates: Vec<&'static dyn Strategy> = match self {
             EngineChoice::Auto if sample.side() >= AUTO_SAT_FROM_SIDE => {
                 vec![&Sat::REDUCED, &Fast]
             }
             EngineChoice::Auto => vec![&Fast, &Sat::REDUCED],
             EngineChoice::Named(engine) => vec![engine],
         };
+        if matches!(self, EngineChoice::Auto) {
+            candidates.retain(|engine| usable(*engine));
+            if candidates.is_empty() {
+                candidates.push(&Fast);
+            }
+        }
         let mut first = None;
         for engine in &candidates {
             match engine.accepts(sample) {
@@ -126,6 +153,37 @@ mod tests {
         assert_eq!(auto(6, 6), Ok("sat"));
         // 49x49 is beyond sat's largest side: fast decides it.
         assert_eq!(auto(7, 7), Ok("fast"));
+    }
+
+    #[test]
+    fn auto_passes_over_engines_the_caller_cannot_use_and_a_named_one_stays() {
+        use crate::strategy::Counter;
+        let counts_nodes = |engine: &dyn Strategy| engine.counters().contains(&Counter::Nodes);
+        let big = empty(5, 5);
+        assert_eq!(
+            EngineChoice::Auto.resolve(&big).map(Strategy::name),
+            Ok("sat")
+        );
+        assert_eq!(
+            EngineChoice::Auto
+                .resolve_among(&big, counts_nodes)
+                .map(Strategy::name),
+            Ok("fast")
+        );
+        let sat = "sat".parse::<EngineChoice>().expect("registered");
+        assert_eq!(
+            sat.resolve_among(&big, counts_nodes).map(Strategy::name),
+            Ok("sat")
+        );
+        let names = |choice: EngineChoice| -> Vec<&str> {
+            choice
+                .engines()
+                .iter()
+                .map(|engine| engine.name())
+                .collect()
+        };
+        assert_eq!(names(EngineChoice::Auto), ["fast", "sat"]);
+        assert_eq!(names(sat), ["sat"]);
     }
 
     #[test]
