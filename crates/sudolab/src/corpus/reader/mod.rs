@@ -18,7 +18,11 @@ mod grid;
 
 pub use deferred::{Deferred, LineAt, parse_line_into};
 
-/// The longest line kept in memory; the rest of a longer line is read and dropped.
+/// The longest line read. The widest legitimate line is far shorter: a 35x35 line-form puzzle
+/// with its solution is under 3 KB, a row of a 64x64 grid under 200 bytes, a 64x64 puzzle
+/// written as JSON on one line about 20 KB. A longer line is an error naming the column where
+/// the limit was crossed, and the rest of its source is not read, so that an endless input
+/// (`/dev/zero`, a stream without line ends) ends with an error instead of being scanned forever.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 enum Mode {
@@ -188,9 +192,13 @@ impl<R: BufRead> Reader<R> {
             let chunk = &available[..newline.unwrap_or(available.len())];
             let room = MAX_LINE_BYTES.saturating_sub(self.line.len());
             if chunk.len() > room {
+                // Nothing past the limit is read: the line is refused and its source abandoned.
                 self.overlong = true;
+                self.line.extend_from_slice(&chunk[..room]);
+                self.input.consume(room);
+                break;
             }
-            self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            self.line.extend_from_slice(chunk);
             let used = newline.map_or(available.len(), |idx| idx + 1);
             self.input.consume(used);
             if newline.is_some() {
@@ -257,8 +265,8 @@ impl<R: BufRead> Reader<R> {
         self.held = true;
     }
 
-    /// Reads one grid-form puzzle whose first row is the current line.
-    /// Refuses binary input and overlong lines before any parser sees them.
+    /// Refuses binary input and overlong lines before any parser sees them; either ends the
+    /// source.
     fn check_line_bytes(&mut self) -> Result<(), ParseError> {
         if let Some(idx) = memchr::memchr(0, &self.line) {
             self.mode = Mode::Done;
@@ -269,9 +277,14 @@ impl<R: BufRead> Reader<R> {
             ));
         }
         if self.overlong {
-            return Err(ParseError::line(
+            self.mode = Mode::Done;
+            return Err(ParseError::at(
                 self.line_no,
-                format!("expected a puzzle, found a line longer than {MAX_LINE_BYTES} bytes"),
+                MAX_LINE_BYTES + 1,
+                format!(
+                    "expected a puzzle, found a line longer than {MAX_LINE_BYTES} bytes \
+                     (the longest a puzzle line may be); the rest of the input is not read"
+                ),
             ));
         }
         Ok(())
@@ -390,6 +403,14 @@ impl<R: BufRead> Reader<R> {
                     return Some(Err(err.into()));
                 }
             }
+            // An overlong line is refused whatever it holds (blank or a comment too): the rest
+            // of it is unread, so nothing after it can be placed.
+            if self.overlong {
+                if let Err(err) = self.check_line_bytes() {
+                    self.number += 1;
+                    return Some(Err(err.into()));
+                }
+            }
             if self.is_blank() {
                 self.skip_to_blank = false;
                 continue;
@@ -476,9 +497,10 @@ mod tests {
         let records = read(&long);
         assert_eq!(
             records[0].as_ref().unwrap_err(),
-            "line 1: expected a puzzle, found a line longer than 1048576 bytes"
+            "line 1, column 1048577: expected a puzzle, found a line longer than 1048576 bytes \
+             (the longest a puzzle line may be); the rest of the input is not read"
         );
-        assert!(records[1].is_ok());
+        assert_eq!(records.len(), 1);
     }
 
     #[test]

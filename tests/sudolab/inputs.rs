@@ -1,0 +1,391 @@
+//! Inputs, certificates and the human-style commands at their limits: endless and over-long
+//! inputs end with an error naming their place, certificates are read in bounded memory and
+//! held to their puzzles.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::cli::sudolab;
+
+/// A command that must end: killed, and the test failed, if it runs past this. Every command
+/// here ends in well under a second on an idle machine; the margin is for a loaded one.
+const MUST_END_WITHIN: Duration = Duration::from_secs(60);
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!(
+            "sudolab-inputs-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// How a bounded run ended, and how many bytes of the fed stream the child took before it
+/// closed its input.
+struct Ended {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    fed: u64,
+}
+
+/// Runs `program args` from the project root, feeding its standard input from `feed` (up to
+/// `feed_limit` bytes, stopping when the child closes its end), and kills it and fails the
+/// test if it has not ended within [`MUST_END_WITHIN`].
+fn run_bounded(program: &str, args: &[&str], mut feed: impl Read + Send + 'static, feed_limit: u64) -> Ended {
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command runs");
+    let mut input = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let mut chunk = vec![0_u8; 1 << 16];
+        let mut fed = 0_u64;
+        while fed < feed_limit {
+            let want = usize::try_from((feed_limit - fed).min(chunk.len() as u64)).unwrap();
+            let got = feed.read(&mut chunk[..want]).unwrap();
+            if got == 0 || input.write_all(&chunk[..got]).is_err() {
+                break;
+            }
+            fed += got as u64;
+        }
+        fed
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).unwrap();
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > MUST_END_WITHIN {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{program} {args:?} still ran after {MUST_END_WITHIN:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ended {
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        fed: feeder.join().unwrap(),
+    }
+}
+
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_sudolab")
+}
+
+#[test]
+fn count_of_dev_zero_ends_with_an_error() {
+    let ended = run_bounded(binary(), &["count", "/dev/zero"], std::io::empty(), 0);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert_eq!(ended.stdout, "");
+    assert!(
+        ended.stderr.contains(
+            "/dev/zero: line 1, column 1: expected puzzle text, found byte 0x00: this looks like \
+             a binary file"
+        ),
+        "{}",
+        ended.stderr
+    );
+}
+
+#[test]
+fn an_endless_line_on_standard_input_is_refused_at_the_limit() {
+    // A stream of one symbol and no line end: the reader stops at the limit and says where,
+    // without reading the rest (the feeder meets a closed pipe long before its 64 MiB).
+    let endless = std::io::repeat(b'1');
+    let ended = run_bounded(binary(), &["count"], endless, 64 << 20);
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains(
+            "<stdin>: line 1, column 1048577: expected a puzzle, found a line longer than \
+             1048576 bytes (the longest a puzzle line may be); the rest of the input is not read"
+        ),
+        "{}",
+        ended.stderr
+    );
+    assert!(ended.fed < 16 << 20, "fed {} bytes", ended.fed);
+}
+
+#[test]
+fn an_over_long_line_in_a_file_is_an_error_with_its_place() {
+    let dir = Scratch::new("long-line");
+    let file = dir.join("long.txt");
+    let mut text = String::from("4..3.....1....2.\n# a comment\n");
+    text.push_str(&"2".repeat(2 << 20));
+    text.push_str("\n4..3.....1....2.\n");
+    std::fs::write(&file, text).unwrap();
+    let run = sudolab(&["count", file.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{}:1\tunique\t1\n", file.display()));
+    assert!(
+        run.stderr.contains(&format!(
+            "{}: line 3, column 1048577: expected a puzzle, found a line longer than 1048576 \
+             bytes (the longest a puzzle line may be); the rest of the input is not read",
+            file.display()
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Runs `sudolab ARGS` under an address-space limit of `megabytes`, set by the shell before
+/// it runs the binary, with `feed` on standard input.
+fn run_with_memory_limit(
+    megabytes: u64,
+    args: &[&str],
+    feed: impl Read + Send + 'static,
+    feed_limit: u64,
+) -> Ended {
+    let script = format!("ulimit -v {} && exec \"$0\" \"$@\"", megabytes * 1024);
+    let mut all = vec!["-c", script.as_str(), binary()];
+    all.extend_from_slice(args);
+    run_bounded("sh", &all, feed, feed_limit)
+}
+
+/// The address space `check-cert` is given below: a legitimate certificate checks well inside
+/// it, and a reader that held a 200 MB line (the old one took about nine times a file's size)
+/// cannot.
+const CHECK_CERT_MEGABYTES: u64 = 1024;
+
+#[test]
+fn check_cert_reads_a_huge_puzzle_line_in_bounded_memory() {
+    // A legitimate certificate checks under the limit.
+    let dir = Scratch::new("cert-memory");
+    let certified = sudolab(
+        &["certify", "corpora/reference.txt", "--out", dir.path()],
+        "",
+    );
+    assert_eq!(certified.code, 0, "{}", certified.stderr);
+    let ended = run_with_memory_limit(
+        CHECK_CERT_MEGABYTES,
+        &["check-cert", dir.path()],
+        std::io::empty(),
+        0,
+    );
+    assert_eq!(ended.code, Some(0), "{}{}", ended.stdout, ended.stderr);
+    // A 200 MB puzzle line, streamed: refused at its 64 KiB line bound.
+    let head = "sudolab-certificate 1\nsource huge\nbox 3 3\npuzzle ";
+    let huge = head.as_bytes().chain(ZeroSpace);
+    let ended = run_with_memory_limit(
+        CHECK_CERT_MEGABYTES,
+        &["check-cert", "/dev/stdin"],
+        huge,
+        200 << 20,
+    );
+    assert_eq!(ended.code, Some(1), "{}{}", ended.stdout, ended.stderr);
+    assert_eq!(
+        ended.stdout,
+        "FAILED /dev/stdin format: line 4: longer than 65536 bytes (the longest a line before \
+         the proof may be)\n"
+    );
+    assert!(ended.fed < 16 << 20, "fed {} bytes", ended.fed);
+}
+
+/// An endless `0 0 0 ...`.
+struct ZeroSpace;
+
+impl Read for ZeroSpace {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        for (index, byte) in buf.iter_mut().enumerate() {
+            *byte = if index % 2 == 0 { b'0' } else { b' ' };
+        }
+        Ok(buf.len() & !1)
+    }
+}
+
+#[test]
+fn check_cert_refuses_a_certificate_linked_to_dev_zero() {
+    let dir = Scratch::new("cert-zero");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.cert")).unwrap();
+    let ended = run_with_memory_limit(
+        CHECK_CERT_MEGABYTES,
+        &["check-cert", dir.path()],
+        std::io::empty(),
+        0,
+    );
+    assert_eq!(ended.code, Some(1), "{}{}", ended.stdout, ended.stderr);
+    assert_eq!(
+        ended.stdout,
+        format!(
+            "FAILED {} format: line 1: longer than 65536 bytes (the longest a line before the \
+             proof may be)\n",
+            dir.join("zero.cert").display()
+        )
+    );
+}
+
+/// Certificates of `corpora/reference.txt` (boards A and B) in a scratch directory.
+fn reference_certificates(name: &str) -> Scratch {
+    let dir = Scratch::new(name);
+    let run = sudolab(
+        &["certify", "corpora/reference.txt", "--out", dir.path()],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    dir
+}
+
+const BOARD_A_LINE: &str =
+    ".3.26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+const BOARD_B_LINE: &str =
+    ".4..6..2.....8....96..4..8739.8.7.41....9....8..3.6..27.......9..5...3..6..1.5..4";
+
+#[test]
+fn checked_lines_name_the_puzzle_and_puzzles_are_held_to_their_certificates() {
+    let dir = reference_certificates("cert-tie");
+    let a = dir.join("reference-00001.cert");
+    let b = dir.join("reference-00002.cert");
+    let run = sudolab(
+        &["check-cert", dir.path(), "--puzzles", "corpora/reference.txt"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(
+        lines[0].starts_with(&format!("checked {} unique {BOARD_A_LINE} (", a.display())),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[1].starts_with(&format!("checked {} unique {BOARD_B_LINE} (", b.display())),
+        "{}",
+        run.stdout
+    );
+
+    // Board A's certificate saved under board B's name is refused, naming both puzzles.
+    std::fs::copy(&a, &b).unwrap();
+    let run = sudolab(
+        &["check-cert", dir.path(), "--puzzles", "corpora/reference.txt"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(&format!(
+            "FAILED {} puzzle: this certificate is for another puzzle: it proves {BOARD_A_LINE} \
+             (box 3x3), not puzzle 2 of corpora/reference.txt ({BOARD_B_LINE})\n",
+            b.display()
+        )),
+        "{}",
+        run.stdout
+    );
+
+    // One certificate held to a puzzle typed on the command line.
+    let run = sudolab(
+        &["check-cert", a.to_str().unwrap(), "--puzzle", BOARD_A_LINE],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = sudolab(
+        &["check-cert", a.to_str().unwrap(), "--puzzle", BOARD_B_LINE],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "FAILED {} puzzle: this certificate is for another puzzle: it proves {BOARD_A_LINE} \
+             (box 3x3), not the puzzle given ({BOARD_B_LINE})\n",
+            a.display()
+        )
+    );
+}
+
+#[test]
+fn certificates_by_position_and_a_missing_puzzle() {
+    let dir = reference_certificates("cert-position");
+    let renamed = dir.join("first.cert");
+    std::fs::rename(dir.join("reference-00002.cert"), &renamed).unwrap();
+    // `first.cert` is not named for the puzzle file, so it is held to the puzzle at its own
+    // position among the certificates given: the first, board A, which it does not prove.
+    let run = sudolab(
+        &["check-cert", renamed.to_str().unwrap(), "--puzzles", "corpora/reference.txt"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(&format!(
+            "it proves {BOARD_B_LINE} (box 3x3), not puzzle 1 of corpora/reference.txt"
+        )),
+        "{}",
+        run.stdout
+    );
+    let three = dir.join("reference-00003.cert");
+    std::fs::copy(&renamed, &three).unwrap();
+    let run = sudolab(
+        &["check-cert", three.to_str().unwrap(), "--puzzles", "corpora/reference.txt"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "FAILED {} puzzle: corpora/reference.txt has 2 puzzles, so no puzzle 3 to hold this \
+             certificate to\n",
+            three.display()
+        )
+    );
+}
+
+#[test]
+fn a_certificate_with_a_repeated_line_is_refused_with_its_line() {
+    let dir = reference_certificates("cert-repeat");
+    let a = dir.join("reference-00001.cert");
+    let text = std::fs::read_to_string(&a).unwrap();
+    let puzzle_line = text.lines().find(|line| line.starts_with("puzzle ")).unwrap();
+    let at = text.lines().position(|line| line.starts_with("puzzle ")).unwrap() + 1;
+    // A second puzzle line, the other board's givens: the old reader kept the last one.
+    let other = format!("puzzle {}", BOARD_B_LINE.replace('.', "0").chars().map(String::from).collect::<Vec<_>>().join(" "));
+    let doubled = text.replace(puzzle_line, &format!("{puzzle_line}\n{other}"));
+    std::fs::write(&a, doubled).unwrap();
+    let run = sudolab(&["check-cert", a.to_str().unwrap()], "");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "FAILED {} format: line {}: a second 'puzzle' line (the first is line {at})\n",
+            a.display(),
+            at + 1
+        )
+    );
+}
