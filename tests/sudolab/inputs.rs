@@ -389,3 +389,82 @@ fn a_certificate_with_a_repeated_line_is_refused_with_its_line() {
         )
     );
 }
+
+/// The first puzzle of `corpora/minimal-25x25.txt`, whose uniqueness `fast` proves only in
+/// minutes.
+fn minimal_25x25() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/minimal-25x25.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = text
+        .lines()
+        .find(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .unwrap();
+    line.split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn rate_hint_and_steps_give_up_at_their_budget() {
+    let puzzle = minimal_25x25();
+    let feed = |text: &str| std::io::Cursor::new(format!("{text}\n").into_bytes());
+    let gave_up = "gave up: the uniqueness check stopped at its budget (deadline)";
+    let ended = run_bounded(binary(), &["rate", "--timeout", "200ms"], feed(&puzzle), u64::MAX);
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    assert_eq!(ended.stdout, format!("<stdin>:1\t{gave_up}\n"));
+    assert!(
+        ended.stderr.contains(&format!("sudolab: <stdin>:1: {gave_up}\n"))
+            && ended.stderr.contains("sudolab: gave up on 1 puzzles"),
+        "{}",
+        ended.stderr
+    );
+    let ended = run_bounded(
+        binary(),
+        &["rate", "--json", "--max-nodes", "1000"],
+        feed(&puzzle),
+        u64::MAX,
+    );
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    let object: serde_json::Value = serde_json::from_str(&ended.stdout).unwrap();
+    assert_eq!(object["gave_up"], true, "{}", ended.stdout);
+    assert_eq!(object["proper"], serde_json::Value::Null);
+    assert_eq!(object["stopped"], "node_limit");
+    for command in ["hint", "steps"] {
+        let ended = run_bounded(binary(), &[command, "--timeout", "200ms"], feed(&puzzle), u64::MAX);
+        assert_eq!(ended.code, Some(1), "{command}: {}", ended.stderr);
+        assert_eq!(ended.stdout, "", "{command}");
+        assert_eq!(
+            ended.stderr,
+            format!("sudolab: {gave_up}; gave up on {puzzle}\n"),
+            "{command}"
+        );
+        let ended = run_bounded(
+            binary(),
+            &[command, "--json", "--timeout", "200ms"],
+            feed(&puzzle),
+            u64::MAX,
+        );
+        assert_eq!(ended.code, Some(1), "{command}: {}", ended.stderr);
+        let object: serde_json::Value = serde_json::from_str(&ended.stdout).unwrap();
+        assert_eq!(object["puzzle"], puzzle.as_str(), "{command}");
+        assert_eq!(object["gave_up"], true, "{command}");
+        assert_eq!(object["stopped"], "deadline", "{command}");
+    }
+}
+
+#[test]
+fn hint_gives_up_by_default() {
+    // No budget given: the default (10 s) ends the run.
+    let ended = run_bounded(
+        binary(),
+        &["hint"],
+        std::io::Cursor::new(format!("{}\n", minimal_25x25()).into_bytes()),
+        u64::MAX,
+    );
+    assert_eq!(ended.code, Some(1), "{}", ended.stderr);
+    assert!(
+        ended
+            .stderr
+            .starts_with("sudolab: gave up: the uniqueness check stopped at its budget (deadline)"),
+        "{}",
+        ended.stderr
+    );
+}
