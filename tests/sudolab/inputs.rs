@@ -468,3 +468,40 @@ fn hint_gives_up_by_default() {
         ended.stderr
     );
 }
+
+#[test]
+fn decode_refuses_a_model_that_breaks_a_clause_of_the_cnf() {
+    let dir = Scratch::new("decode");
+    let puzzle = "4..3.....1....2.";
+    let solution = "4213134221343421";
+    let export = sudolab(&["export", "cnf", "--encoding", "minimal", puzzle], "");
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let cnf = dir.join("p.cnf");
+    std::fs::write(&cnf, &export.stdout).unwrap();
+    // The model of the solution, with the given r1c1 = 4 set false: every other cell decodes
+    // to the solution, so only the formula tells that this is not a model.
+    let mut literals = Vec::new();
+    for rest in export.stdout.lines().filter_map(|line| line.strip_prefix("c sudolab var ")) {
+        let fields: Vec<usize> = rest.split_whitespace().map(|f| f.parse().unwrap()).collect();
+        let (var, row, col, digit) = (fields[0], fields[1], fields[2], fields[3]);
+        let cell = (row - 1) * 4 + col - 1;
+        let holds = solution.as_bytes()[cell] - b'0' == u8::try_from(digit).unwrap();
+        let holds = holds && (row, col) != (1, 1);
+        literals.push(if holds { var.to_string() } else { format!("-{var}") });
+    }
+    let model = dir.join("p.model");
+    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", literals.join(" "))).unwrap();
+    let run = sudolab(&["decode", cnf.to_str().unwrap(), model.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(run.stdout, "");
+    // Clause 1 is r1c1's "some digit": with none of its digits true it is the first false one.
+    assert_eq!(
+        run.stderr,
+        format!(
+            "sudolab: {}: the model is not a model of the CNF: it makes clause 1 (CNF line {}: \
+             '1 2 3 4 0') false\n",
+            model.display(),
+            export.stdout.lines().position(|line| line.starts_with("p cnf")).unwrap() + 2
+        )
+    );
+}
