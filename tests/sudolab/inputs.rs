@@ -505,3 +505,49 @@ fn decode_refuses_a_model_that_breaks_a_clause_of_the_cnf() {
         )
     );
 }
+
+#[test]
+fn compare_reads_a_pipe_and_otherwise_the_bundled_corpus() {
+    let dir = Scratch::new("compare-stdin");
+    let report = dir.join("r.json");
+    let report_arg = report.to_str().unwrap();
+    let sources = |report: &std::path::Path| -> Vec<String> {
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+        let mut sources: Vec<String> = doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["source"].as_str().unwrap().to_string())
+            .collect();
+        sources.dedup();
+        sources
+    };
+    // Something piped in: that is what is compared.
+    let run = sudolab(
+        &["compare", "-s", "fast", "--report", report_arg],
+        "4..3.....1....2.\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(sources(&report), ["<stdin>:1"]);
+    // An empty pipe: the bundled corpus, as from a terminal (what CI jobs run).
+    let run = sudolab(
+        &["compare", "-s", "fast", "--timeout", "100ms", "--report", report_arg],
+        "",
+    );
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    let bundled = sources(&report);
+    assert!(
+        bundled.iter().any(|source| source.starts_with("corpora/reference.txt:")),
+        "{bundled:?}"
+    );
+    // /dev/null: the bundled corpus too.
+    let ended = Command::new(binary())
+        .args(["compare", "-s", "fast", "--timeout", "100ms", "--report", report_arg])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(ended.status.code().is_some(), "{ended:?}");
+    assert_eq!(sources(&report), bundled);
+}
