@@ -551,3 +551,44 @@ fn compare_reads_a_pipe_and_otherwise_the_bundled_corpus() {
     assert!(ended.status.code().is_some(), "{ended:?}");
     assert_eq!(sources(&report), bundled);
 }
+
+#[test]
+fn the_rated_form_is_read_by_every_command() {
+    let dir = Scratch::new("rated");
+    let file = dir.join("rated.txt");
+    let board_a = crate::cli::BOARD_A;
+    let board_a_solution = crate::cli::BOARD_A_SOLUTION;
+    // The rated corpora's shape: an identifier, the puzzle, a rating.
+    std::fs::write(
+        &file,
+        format!("# id, puzzle, rating\n0a1b2c3d4e5f {board_a}  1.2\n9f8e7d6c5b4a 4..3.....1....2. 1\n"),
+    )
+    .unwrap();
+    let name = file.to_str().unwrap();
+    let run = sudolab(&["count", name], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{name}:2\tunique\t1\n{name}:3\tunique\t1\n"));
+    let run = sudolab(&["solve", name], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{board_a_solution}\n4213134221343421\n"));
+    let run = sudolab(&["verify", name], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().filter(|line| line.contains("verified")).count(), 2, "{}", run.stdout);
+    let run = sudolab(&["rate", name], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(lines[0].starts_with(&format!("{name}:2\t")), "{}", run.stdout);
+    assert!(lines[1].starts_with(&format!("{name}:3\t")), "{}", run.stdout);
+    // A broken puzzle is named with its column in the line.
+    std::fs::write(&file, "0a1b 4..3.....1....x.  7.5\n").unwrap();
+    let run = sudolab(&["count", name], "");
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(&format!(
+            "{name}: line 1, column 20: expected a digit 1-4 or '.', found 'x'"
+        )),
+        "{}",
+        run.stderr
+    );
+}

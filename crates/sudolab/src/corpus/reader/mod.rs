@@ -28,6 +28,9 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 enum Mode {
     Undecided,
     Line,
+    /// The rated corpora's `ID PUZZLE RATING` lines: the line form's puzzle in the second
+    /// field, between an identifier and a rating that are not claims to check.
+    Rated,
     Grid,
     Json(Box<JsonStream>),
     /// A TOML document, read whole on the first call; its records, in order.
@@ -257,7 +260,9 @@ impl<R: BufRead> Reader<R> {
             });
         let boxless = self.boxless();
         let trimmed = self.line.trim_ascii();
-        self.mode = if looks_like_row || grid::is_char_row(trimmed, boxless) {
+        self.mode = if is_rated_line(trimmed, self.shape) {
+            Mode::Rated
+        } else if looks_like_row || grid::is_char_row(trimmed, boxless) {
             Mode::Grid
         } else {
             Mode::Line
@@ -289,6 +294,51 @@ impl<R: BufRead> Reader<R> {
         }
         Ok(())
     }
+}
+
+/// Whether a first line is in the rated corpora's form, `ID PUZZLE RATING`: three fields
+/// separated by whitespace, the second as long as a line-form puzzle of side 4 or more (it
+/// need not read: a mistake in it is then reported with its column), the third a number, and
+/// the first not as long as the second (so `PUZZLE SOLUTION COUNT` stays the line form).
+fn is_rated_line(line: &[u8], shape: Option<Shape>) -> bool {
+    let fields: Vec<&[u8]> = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|field| !field.is_empty())
+        .collect();
+    let &[id, puzzle, rating] = &fields[..] else {
+        return false;
+    };
+    id.len() != puzzle.len()
+        && std::str::from_utf8(rating)
+            .ok()
+            .and_then(|text| text.parse::<f64>().ok())
+            .is_some_and(f64::is_finite)
+        && shape.map_or_else(
+            || (4..=MAX_LINE_SIDE).any(|side| side * side == puzzle.len()),
+            |shape| shape.cell_count() == puzzle.len(),
+        )
+}
+
+/// A rated line with every field but the second (the puzzle) blanked out, so that the line
+/// form reads the puzzle with its own columns in errors.
+fn rated_puzzle_only(line: &[u8]) -> Vec<u8> {
+    let mut masked = line.to_vec();
+    let mut field = 0;
+    let mut in_field = false;
+    for byte in &mut masked {
+        if byte.is_ascii_whitespace() {
+            in_field = false;
+            continue;
+        }
+        if !in_field {
+            in_field = true;
+            field += 1;
+        }
+        if field != 2 {
+            *byte = b' ';
+        }
+    }
+    masked
 }
 
 /// The input's buffered bytes (more are read when it is empty), retried when interrupted.
@@ -447,6 +497,23 @@ impl<R: BufRead> Reader<R> {
                         .map_err(CorpusError::from);
                     return Some(record);
                 }
+                Mode::Rated => {
+                    self.number += 1;
+                    let masked = rated_puzzle_only(&self.line);
+                    let shape = self.shape.or_else(|| self.boxless_line_shape());
+                    let record = parse_line_record(&masked, shape, self.line_no)
+                        .map(|parsed| {
+                            Step::Record(Record {
+                                number: self.number,
+                                line: self.line_no,
+                                puzzle: parsed.puzzle,
+                                solution: parsed.solution,
+                                count: parsed.count,
+                            })
+                        })
+                        .map_err(CorpusError::from);
+                    return Some(record);
+                }
                 Mode::Grid => {
                     self.number += 1;
                     let record = self.read_grid_puzzle();
@@ -541,6 +608,27 @@ mod tests {
             read(b"7\n")[0].as_ref().unwrap_err(),
             "line 1, column 1: expected the digit 1 or '.', found '7'"
         );
+    }
+
+    #[test]
+    fn the_rated_form_reads_its_second_field() {
+        let records = read(
+            b"# id, puzzle, rating\nab12 4..3.....1....2.  8.9\ncd34 4..3.....1....x.  7\n",
+        );
+        assert_eq!(records.len(), 2);
+        let record = records[0].as_ref().unwrap();
+        assert_eq!((record.line, record.solution.is_none()), (2, true));
+        assert_eq!(
+            crate::model::to_line(&record.puzzle).unwrap(),
+            "4..3.....1....2."
+        );
+        assert_eq!(
+            records[1].as_ref().unwrap_err(),
+            "line 3, column 20: expected a digit 1-4 or '.', found 'x'"
+        );
+        // A puzzle, its solution and a count stay the line form.
+        let records = read(b"4..3.....1....2. 4213134221343421 1\n");
+        assert_eq!(records[0].as_ref().unwrap().count, Some(1));
     }
 
     #[test]
