@@ -127,7 +127,10 @@ pub(crate) fn run(args: &CheckCertArgs) -> anyhow::Result<Status> {
 }
 
 /// The puzzle each of `files` must prove, in order, when `--puzzles` or `--puzzle` is given.
-fn expected_puzzles(args: &CheckCertArgs, files: &[PathBuf]) -> anyhow::Result<Option<Vec<Expected>>> {
+fn expected_puzzles(
+    args: &CheckCertArgs,
+    files: &[PathBuf],
+) -> anyhow::Result<Option<Vec<Expected>>> {
     if let Some(line) = &args.puzzle {
         let grid: Grid = line
             .trim()

@@ -18,10 +18,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "sudolab-inputs-{name}-{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("sudolab-inputs-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
@@ -54,7 +52,12 @@ struct Ended {
 /// Runs `program args` from the project root, feeding its standard input from `feed` (up to
 /// `feed_limit` bytes, stopping when the child closes its end), and kills it and fails the
 /// test if it has not ended within [`MUST_END_WITHIN`].
-fn run_bounded(program: &str, args: &[&str], mut feed: impl Read + Send + 'static, feed_limit: u64) -> Ended {
+fn run_bounded(
+    program: &str,
+    args: &[&str],
+    mut feed: impl Read + Send + 'static,
+    feed_limit: u64,
+) -> Ended {
     let mut child = Command::new(program)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -276,7 +279,12 @@ fn checked_lines_name_the_puzzle_and_puzzles_are_held_to_their_certificates() {
     let a = dir.join("reference-00001.cert");
     let b = dir.join("reference-00002.cert");
     let run = sudolab(
-        &["check-cert", dir.path(), "--puzzles", "corpora/reference.txt"],
+        &[
+            "check-cert",
+            dir.path(),
+            "--puzzles",
+            "corpora/reference.txt",
+        ],
         "",
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
@@ -296,7 +304,12 @@ fn checked_lines_name_the_puzzle_and_puzzles_are_held_to_their_certificates() {
     // Board A's certificate saved under board B's name is refused, naming both puzzles.
     std::fs::copy(&a, &b).unwrap();
     let run = sudolab(
-        &["check-cert", dir.path(), "--puzzles", "corpora/reference.txt"],
+        &[
+            "check-cert",
+            dir.path(),
+            "--puzzles",
+            "corpora/reference.txt",
+        ],
         "",
     );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
@@ -339,7 +352,12 @@ fn certificates_by_position_and_a_missing_puzzle() {
     // `first.cert` is not named for the puzzle file, so it is held to the puzzle at its own
     // position among the certificates given: the first, board A, which it does not prove.
     let run = sudolab(
-        &["check-cert", renamed.to_str().unwrap(), "--puzzles", "corpora/reference.txt"],
+        &[
+            "check-cert",
+            renamed.to_str().unwrap(),
+            "--puzzles",
+            "corpora/reference.txt",
+        ],
         "",
     );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
@@ -353,7 +371,12 @@ fn certificates_by_position_and_a_missing_puzzle() {
     let three = dir.join("reference-00003.cert");
     std::fs::copy(&renamed, &three).unwrap();
     let run = sudolab(
-        &["check-cert", three.to_str().unwrap(), "--puzzles", "corpora/reference.txt"],
+        &[
+            "check-cert",
+            three.to_str().unwrap(),
+            "--puzzles",
+            "corpora/reference.txt",
+        ],
         "",
     );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
@@ -372,10 +395,25 @@ fn a_certificate_with_a_repeated_line_is_refused_with_its_line() {
     let dir = reference_certificates("cert-repeat");
     let a = dir.join("reference-00001.cert");
     let text = std::fs::read_to_string(&a).unwrap();
-    let puzzle_line = text.lines().find(|line| line.starts_with("puzzle ")).unwrap();
-    let at = text.lines().position(|line| line.starts_with("puzzle ")).unwrap() + 1;
+    let puzzle_line = text
+        .lines()
+        .find(|line| line.starts_with("puzzle "))
+        .unwrap();
+    let at = text
+        .lines()
+        .position(|line| line.starts_with("puzzle "))
+        .unwrap()
+        + 1;
     // A second puzzle line, the other board's givens: the old reader kept the last one.
-    let other = format!("puzzle {}", BOARD_B_LINE.replace('.', "0").chars().map(String::from).collect::<Vec<_>>().join(" "));
+    let other = format!(
+        "puzzle {}",
+        BOARD_B_LINE
+            .replace('.', "0")
+            .chars()
+            .map(String::from)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     let doubled = text.replace(puzzle_line, &format!("{puzzle_line}\n{other}"));
     std::fs::write(&a, doubled).unwrap();
     let run = sudolab(&["check-cert", a.to_str().unwrap()], "");
@@ -407,11 +445,18 @@ fn rate_hint_and_steps_give_up_at_their_budget() {
     let puzzle = minimal_25x25();
     let feed = |text: &str| std::io::Cursor::new(format!("{text}\n").into_bytes());
     let gave_up = "gave up: the uniqueness check stopped at its budget (deadline)";
-    let ended = run_bounded(binary(), &["rate", "--timeout", "200ms"], feed(&puzzle), u64::MAX);
+    let ended = run_bounded(
+        binary(),
+        &["rate", "--timeout", "200ms"],
+        feed(&puzzle),
+        u64::MAX,
+    );
     assert_eq!(ended.code, Some(1), "{}", ended.stderr);
     assert_eq!(ended.stdout, format!("<stdin>:1\t{gave_up}\n"));
     assert!(
-        ended.stderr.contains(&format!("sudolab: <stdin>:1: {gave_up}\n"))
+        ended
+            .stderr
+            .contains(&format!("sudolab: <stdin>:1: {gave_up}\n"))
             && ended.stderr.contains("sudolab: gave up on 1 puzzles"),
         "{}",
         ended.stderr
@@ -428,7 +473,12 @@ fn rate_hint_and_steps_give_up_at_their_budget() {
     assert_eq!(object["proper"], serde_json::Value::Null);
     assert_eq!(object["stopped"], "node_limit");
     for command in ["hint", "steps"] {
-        let ended = run_bounded(binary(), &[command, "--timeout", "200ms"], feed(&puzzle), u64::MAX);
+        let ended = run_bounded(
+            binary(),
+            &[command, "--timeout", "200ms"],
+            feed(&puzzle),
+            u64::MAX,
+        );
         assert_eq!(ended.code, Some(1), "{command}: {}", ended.stderr);
         assert_eq!(ended.stdout, "", "{command}");
         assert_eq!(
@@ -481,17 +531,35 @@ fn decode_refuses_a_model_that_breaks_a_clause_of_the_cnf() {
     // The model of the solution, with the given r1c1 = 4 set false: every other cell decodes
     // to the solution, so only the formula tells that this is not a model.
     let mut literals = Vec::new();
-    for rest in export.stdout.lines().filter_map(|line| line.strip_prefix("c sudolab var ")) {
-        let fields: Vec<usize> = rest.split_whitespace().map(|f| f.parse().unwrap()).collect();
+    for rest in export
+        .stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("c sudolab var "))
+    {
+        let fields: Vec<usize> = rest
+            .split_whitespace()
+            .map(|f| f.parse().unwrap())
+            .collect();
         let (var, row, col, digit) = (fields[0], fields[1], fields[2], fields[3]);
         let cell = (row - 1) * 4 + col - 1;
         let holds = solution.as_bytes()[cell] - b'0' == u8::try_from(digit).unwrap();
         let holds = holds && (row, col) != (1, 1);
-        literals.push(if holds { var.to_string() } else { format!("-{var}") });
+        literals.push(if holds {
+            var.to_string()
+        } else {
+            format!("-{var}")
+        });
     }
     let model = dir.join("p.model");
-    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", literals.join(" "))).unwrap();
-    let run = sudolab(&["decode", cnf.to_str().unwrap(), model.to_str().unwrap()], "");
+    std::fs::write(
+        &model,
+        format!("s SATISFIABLE\nv {} 0\n", literals.join(" ")),
+    )
+    .unwrap();
+    let run = sudolab(
+        &["decode", cnf.to_str().unwrap(), model.to_str().unwrap()],
+        "",
+    );
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert_eq!(run.stdout, "");
     // Clause 1 is r1c1's "some digit": with none of its digits true it is the first false one.
@@ -501,7 +569,12 @@ fn decode_refuses_a_model_that_breaks_a_clause_of_the_cnf() {
             "sudolab: {}: the model is not a model of the CNF: it makes clause 1 (CNF line {}: \
              '1 2 3 4 0') false\n",
             model.display(),
-            export.stdout.lines().position(|line| line.starts_with("p cnf")).unwrap() + 2
+            export
+                .stdout
+                .lines()
+                .position(|line| line.starts_with("p cnf"))
+                .unwrap()
+                + 2
         )
     );
 }
@@ -532,18 +605,36 @@ fn compare_reads_a_pipe_and_otherwise_the_bundled_corpus() {
     assert_eq!(sources(&report), ["<stdin>:1"]);
     // An empty pipe: the bundled corpus, as from a terminal (what CI jobs run).
     let run = sudolab(
-        &["compare", "-s", "fast", "--timeout", "100ms", "--report", report_arg],
+        &[
+            "compare",
+            "-s",
+            "fast",
+            "--timeout",
+            "100ms",
+            "--report",
+            report_arg,
+        ],
         "",
     );
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
     let bundled = sources(&report);
     assert!(
-        bundled.iter().any(|source| source.starts_with("corpora/reference.txt:")),
+        bundled
+            .iter()
+            .any(|source| source.starts_with("corpora/reference.txt:")),
         "{bundled:?}"
     );
     // /dev/null: the bundled corpus too.
     let ended = Command::new(binary())
-        .args(["compare", "-s", "fast", "--timeout", "100ms", "--report", report_arg])
+        .args([
+            "compare",
+            "-s",
+            "fast",
+            "--timeout",
+            "100ms",
+            "--report",
+            report_arg,
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .output()
@@ -561,25 +652,49 @@ fn the_rated_form_is_read_by_every_command() {
     // The rated corpora's shape: an identifier, the puzzle, a rating.
     std::fs::write(
         &file,
-        format!("# id, puzzle, rating\n0a1b2c3d4e5f {board_a}  1.2\n9f8e7d6c5b4a 4..3.....1....2. 1\n"),
+        format!(
+            "# id, puzzle, rating\n0a1b2c3d4e5f {board_a}  1.2\n9f8e7d6c5b4a 4..3.....1....2. 1\n"
+        ),
     )
     .unwrap();
     let name = file.to_str().unwrap();
     let run = sudolab(&["count", name], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.stdout, format!("{name}:2\tunique\t1\n{name}:3\tunique\t1\n"));
+    assert_eq!(
+        run.stdout,
+        format!("{name}:2\tunique\t1\n{name}:3\tunique\t1\n")
+    );
     let run = sudolab(&["solve", name], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.stdout, format!("{board_a_solution}\n4213134221343421\n"));
+    assert_eq!(
+        run.stdout,
+        format!("{board_a_solution}\n4213134221343421\n")
+    );
     let run = sudolab(&["verify", name], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.stdout.lines().filter(|line| line.contains("verified")).count(), 2, "{}", run.stdout);
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|line| line.contains("verified"))
+            .count(),
+        2,
+        "{}",
+        run.stdout
+    );
     let run = sudolab(&["rate", name], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}", run.stdout);
-    assert!(lines[0].starts_with(&format!("{name}:2\t")), "{}", run.stdout);
-    assert!(lines[1].starts_with(&format!("{name}:3\t")), "{}", run.stdout);
+    assert!(
+        lines[0].starts_with(&format!("{name}:2\t")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[1].starts_with(&format!("{name}:3\t")),
+        "{}",
+        run.stdout
+    );
     // A broken puzzle is named with its column in the line.
     std::fs::write(&file, "0a1b 4..3.....1....x.  7.5\n").unwrap();
     let run = sudolab(&["count", name], "");

@@ -104,7 +104,11 @@ impl Bundle {
         let symbols: Option<String> = self
             .puzzle
             .iter()
-            .map(|&given| SYMBOLS.get(usize::from(given)).map(|&byte| char::from(byte)))
+            .map(|&given| {
+                SYMBOLS
+                    .get(usize::from(given))
+                    .map(|&byte| char::from(byte))
+            })
             .collect();
         match symbols {
             Some(line) if self.side() < SYMBOLS.len() => line,
@@ -201,27 +205,9 @@ pub fn read(mut input: impl std::io::BufRead) -> Result<Bundle, Failure> {
                     ));
                 }
                 fields.proof_header = (lemmas, bytes);
-                let mut body = String::with_capacity(bytes.min(1 << 26));
-                // Room for the proof still due, and for the `end` line after it.
-                while let Some((at, proof_line)) =
-                    lines.next(bytes - body.len().min(bytes) + 8, IN_PROOF)?
-                {
-                    if proof_line.trim_end() == "end" {
-                        ended = true;
-                        break;
-                    }
-                    body.push_str(proof_line);
-                    if body.len() > bytes {
-                        return Err(Failure::new(
-                            "proof",
-                            format!(
-                                "line {at}: the proof has more than {bytes} bytes by here, its \
-                                 header says {bytes}"
-                            ),
-                        ));
-                    }
-                }
+                let (body, proof_ended) = read_proof(&mut lines, bytes)?;
                 fields.proof = Some(body);
+                ended = proof_ended;
                 break;
             }
             "end" => {
@@ -274,6 +260,32 @@ pub fn read(mut input: impl std::io::BufRead) -> Result<Bundle, Failure> {
         proof: fields.proof,
         proof_header: fields.proof_header,
     })
+}
+
+/// The proof's lines up to the `end` line, refused as soon as they pass the `bytes` its header
+/// announced; with whether the `end` line came.
+fn read_proof<R: std::io::BufRead>(
+    lines: &mut Lines<'_, R>,
+    bytes: usize,
+) -> Result<(String, bool), Failure> {
+    let mut body = String::with_capacity(bytes.min(1 << 26));
+    // Room for the proof still due, and for the `end` line after it.
+    while let Some((at, proof_line)) = lines.next(bytes - body.len().min(bytes) + 8, IN_PROOF)? {
+        if proof_line.trim_end() == "end" {
+            return Ok((body, true));
+        }
+        body.push_str(proof_line);
+        if body.len() > bytes {
+            return Err(Failure::new(
+                "proof",
+                format!(
+                    "line {at}: the proof has more than {bytes} bytes by here, its header says \
+                     {bytes}"
+                ),
+            ));
+        }
+    }
+    Ok((body, false))
 }
 
 /// Why a line before the proof is bounded, and a proof line.

@@ -174,7 +174,8 @@ fn lines_and_proofs_are_bounded_as_they_are_read() {
             "line 11: the proof has more than 4 bytes by here, its header says 4"
         )
     );
-    let failure = parse(&good.replace("6 0 1 5 0\n", &format!("6 0 1 5 0{}\n", " 0".repeat(20)))).unwrap_err();
+    let failure = parse(&good.replace("6 0 1 5 0\n", &format!("6 0 1 5 0{}\n", " 0".repeat(20))))
+        .unwrap_err();
     assert_eq!(
         (failure.step.as_str(), failure.reason.as_str()),
         (

@@ -663,10 +663,7 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
                 (&mut false_vars, &true_vars)
             };
             if other.contains(&var) {
-                return Err(DecodeError::Contradiction {
-                    line: idx + 1,
-                    var,
-                });
+                return Err(DecodeError::Contradiction { line: idx + 1, var });
             }
             set.insert(var);
         }
@@ -857,11 +854,17 @@ mod tests {
                     } else {
                         solution[cell as usize] == digit
                     };
-                    if holds { var.to_string() } else { format!("-{var}") }
+                    if holds {
+                        var.to_string()
+                    } else {
+                        format!("-{var}")
+                    }
                 })
                 .collect();
             let model_text = format!("s SATISFIABLE\nv {} 0\n", model.join(" "));
-            let err = decode_dimacs_model(&text, &model_text).unwrap_err().to_string();
+            let err = decode_dimacs_model(&text, &model_text)
+                .unwrap_err()
+                .to_string();
             let (number, line) = text
                 .lines()
                 .enumerate()

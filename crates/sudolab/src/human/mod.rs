@@ -544,7 +544,9 @@ fn proper_verdict(outcome: &strategy::Outcome) -> Result<(), NotProper> {
     match outcome.verdict() {
         Verdict::Unique => Ok(()),
         Verdict::None => Err(NotProper::NoSolution),
-        Verdict::Unknown => Err(NotProper::GaveUp(outcome.stopped.unwrap_or(Stop::Cancelled))),
+        Verdict::Unknown => Err(NotProper::GaveUp(
+            outcome.stopped.unwrap_or(Stop::Cancelled),
+        )),
         _ => Err(NotProper::Several),
     }
 }

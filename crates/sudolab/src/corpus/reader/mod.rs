@@ -474,46 +474,7 @@ impl<R: BufRead> Reader<R> {
             }
             match self.mode {
                 Mode::Undecided => self.detect(),
-                Mode::Line => {
-                    self.number += 1;
-                    let shape = self.shape.or_else(|| self.boxless_line_shape());
-                    if defer {
-                        return Some(Ok(Step::Line(LineAt {
-                            line: self.line_no,
-                            number: self.number,
-                            shape,
-                        })));
-                    }
-                    let record = parse_line_record(&self.line, shape, self.line_no)
-                        .map(|parsed| {
-                            Step::Record(Record {
-                                number: self.number,
-                                line: self.line_no,
-                                puzzle: parsed.puzzle,
-                                solution: parsed.solution,
-                                count: parsed.count,
-                            })
-                        })
-                        .map_err(CorpusError::from);
-                    return Some(record);
-                }
-                Mode::Rated => {
-                    self.number += 1;
-                    let masked = rated_puzzle_only(&self.line);
-                    let shape = self.shape.or_else(|| self.boxless_line_shape());
-                    let record = parse_line_record(&masked, shape, self.line_no)
-                        .map(|parsed| {
-                            Step::Record(Record {
-                                number: self.number,
-                                line: self.line_no,
-                                puzzle: parsed.puzzle,
-                                solution: parsed.solution,
-                                count: parsed.count,
-                            })
-                        })
-                        .map_err(CorpusError::from);
-                    return Some(record);
-                }
+                Mode::Line | Mode::Rated => return Some(self.line_step(defer)),
                 Mode::Grid => {
                     self.number += 1;
                     let record = self.read_grid_puzzle();
@@ -525,6 +486,40 @@ impl<R: BufRead> Reader<R> {
                 Mode::Json(_) | Mode::Toml(_) | Mode::Done => unreachable!("handled above"),
             }
         }
+    }
+
+    /// The current line as a line-form or rated puzzle; with `defer`, a line-form puzzle as
+    /// its place only.
+    fn line_step(&mut self, defer: bool) -> Result<Step, CorpusError> {
+        self.number += 1;
+        let rated = matches!(self.mode, Mode::Rated);
+        let shape = if rated {
+            self.shape
+        } else {
+            self.shape.or_else(|| self.boxless_line_shape())
+        };
+        if defer && !rated {
+            return Ok(Step::Line(LineAt {
+                line: self.line_no,
+                number: self.number,
+                shape,
+            }));
+        }
+        let masked;
+        let text: &[u8] = if rated {
+            masked = rated_puzzle_only(&self.line);
+            &masked
+        } else {
+            &self.line
+        };
+        let parsed = parse_line_record(text, shape, self.line_no)?;
+        Ok(Step::Record(Record {
+            number: self.number,
+            line: self.line_no,
+            puzzle: parsed.puzzle,
+            solution: parsed.solution,
+            count: parsed.count,
+        }))
     }
 }
 
@@ -612,9 +607,8 @@ mod tests {
 
     #[test]
     fn the_rated_form_reads_its_second_field() {
-        let records = read(
-            b"# id, puzzle, rating\nab12 4..3.....1....2.  8.9\ncd34 4..3.....1....x.  7\n",
-        );
+        let records =
+            read(b"# id, puzzle, rating\nab12 4..3.....1....2.  8.9\ncd34 4..3.....1....x.  7\n");
         assert_eq!(records.len(), 2);
         let record = records[0].as_ref().unwrap();
         assert_eq!((record.line, record.solution.is_none()), (2, true));
