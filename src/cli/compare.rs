@@ -27,8 +27,10 @@ use super::{ReadArgs, Status, parse_duration, parse_jobs, strategies_named};
 
 #[derive(Debug, Args)]
 pub(crate) struct CompareArgs {
-    /// Puzzle files; '-' reads standard input. Without any, the bundled corpus: every .txt
-    /// file in ./corpora and ./corpora/generated.
+    /// Puzzle files; '-' reads standard input. Without any: standard input when it is a pipe
+    /// or a file with something in it (as every command reads it), otherwise (a terminal,
+    /// /dev/null, an empty pipe or file) the bundled corpus: every .txt file in ./corpora and
+    /// ./corpora/generated, and the variant files.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 
@@ -129,7 +131,11 @@ pub(crate) struct Execution {
 pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     let strategies = chosen_strategies(args)?;
     let files = if args.files.is_empty() {
-        bundled_corpus()?
+        if stdin_has_input() {
+            vec![PathBuf::from("-")]
+        } else {
+            bundled_corpus()?
+        }
     } else {
         args.files.clone()
     };
@@ -340,6 +346,27 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
         bail!("--sample 0 would compare nothing; give a sample size of at least 1");
     }
     Ok(strategies)
+}
+
+/// Whether standard input, with no FILE given, is what to compare: not a terminal (someone
+/// at the keyboard means the bundled corpus), not a character device such as /dev/null (what
+/// CI jobs and services often get), and not empty. A pipe is waited on until its first bytes
+/// or its end, as every command that reads standard input waits; the bytes looked at stay in
+/// standard input's buffer for the reader.
+fn stdin_has_input() -> bool {
+    use std::io::BufRead as _;
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if std::fs::metadata("/dev/stdin").is_ok_and(|meta| meta.file_type().is_char_device()) {
+            return false;
+        }
+    }
+    stdin.lock().fill_buf().is_ok_and(|bytes| !bytes.is_empty())
 }
 
 /// The bundled corpus: the .txt files of ./corpora and ./corpora/generated, and the variant

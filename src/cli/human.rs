@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use clap::Args;
@@ -11,12 +13,13 @@ use serde_json::{Value, json};
 
 use sudolab::corpus::Record;
 use sudolab::human::{self, Board, NotProper, Rating, Step, format_tenths};
-use sudolab::model::{Grid, Shape, cell_name, parse_line_record, to_line};
+use sudolab::model::{Grid, Shape, cell_name, parse_line_record, to_line, to_one_line};
+use sudolab::strategy::Limits;
 
 use super::input::{Done, for_each_record_in_parallel, key, place};
 use super::output::Out;
 use super::trace::load_puzzle;
-use super::{InputArgs, ReadArgs, Status};
+use super::{BudgetArgs, InputArgs, ReadArgs, Status};
 
 /// One puzzle, as `trace` takes it.
 #[derive(Debug, Args)]
@@ -38,6 +41,26 @@ pub(crate) struct OnePuzzle {
 
     #[command(flatten)]
     read: ReadArgs,
+
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// The budget of the uniqueness check when none is given: the step solver's commands must end
+/// (on a minimal 25x25 puzzle `fast`'s check takes minutes), and 10 s covers every 9x9, 16x16
+/// and bundled 25x25 puzzle that is not minimal with a wide margin.
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The limits of the uniqueness check: `--timeout` and `--max-nodes` as given, and
+/// [`DEFAULT_TIMEOUT`] when neither is.
+fn check_limits(budget: &BudgetArgs) -> anyhow::Result<Limits> {
+    budget.check(&sudolab::strategy::Fast)?;
+    let limits = budget.limits();
+    Ok(if budget.timeout.is_none() && budget.max_nodes.is_none() {
+        limits.with_timeout(DEFAULT_TIMEOUT)
+    } else {
+        limits
+    })
 }
 
 #[derive(Debug, Args)]
@@ -74,6 +97,9 @@ pub(crate) struct RateArgs {
     #[arg(long, short = 'j', value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<usize>,
 
+    #[command(flatten)]
+    budget: BudgetArgs,
+
     /// A file of rated puzzles to correlate with: whitespace-separated fields per line, the
     /// puzzle the first field that reads as one, the ground truth in field COLUMN (1 = the
     /// first; default the last). Its puzzles are rated (give no FILE), and Spearman's and
@@ -87,9 +113,9 @@ pub(crate) struct RateArgs {
     chart: Option<PathBuf>,
 }
 
-/// The puzzle, refused unless proper, with its board.
-fn proper_board(puzzle: &Grid) -> Result<Board, NotProper> {
-    human::is_proper(puzzle)?;
+/// The puzzle, refused unless proper (within `limits`), with its board.
+fn proper_board(puzzle: &Grid, limits: &Limits) -> Result<Board, NotProper> {
+    human::is_proper_within(puzzle, limits)?;
     Board::new(puzzle).ok_or(NotProper::NoSolution)
 }
 
@@ -124,12 +150,31 @@ fn step_line(shape: Shape, number: usize, step: &Step) -> String {
     )
 }
 
-/// The one puzzle of `hint` and `steps` with its candidate board; `None` (said on standard
-/// error) for a puzzle with no or several solutions.
-fn load_proper(one: &OnePuzzle) -> anyhow::Result<Option<(Grid, Board)>> {
+/// The one puzzle of `hint` and `steps` with its candidate board; `None` for a puzzle with no
+/// or several solutions (said on standard error), or whose uniqueness check gave up (said on
+/// standard error, naming the puzzle, and with `json` as an object on standard output).
+fn load_proper(one: &OnePuzzle, json: bool) -> anyhow::Result<Option<(Grid, Board)>> {
+    let limits = check_limits(&one.budget)?;
     let puzzle = load_puzzle(one.puzzle.as_deref(), one.puzzle_number, one.read)?;
-    match proper_board(&puzzle) {
+    match proper_board(&puzzle, &limits) {
         Ok(board) => Ok(Some((puzzle, board))),
+        Err(not_proper @ NotProper::GaveUp(stop)) => {
+            let line = to_one_line(&puzzle);
+            note!("sudolab: {not_proper}; gave up on {line}");
+            if json {
+                let mut out = Out::new();
+                let object = json!({
+                    "puzzle": line,
+                    "gave_up": true,
+                    "stopped": stop.as_str(),
+                    "reason": not_proper.to_string(),
+                });
+                out.write_str(&object.to_string())?;
+                out.write_str("\n")?;
+                out.finish()?;
+            }
+            Ok(None)
+        }
         Err(not_proper) => {
             note!("sudolab: {not_proper}");
             Ok(None)
@@ -138,7 +183,7 @@ fn load_proper(one: &OnePuzzle) -> anyhow::Result<Option<(Grid, Board)>> {
 }
 
 pub(crate) fn run_hint(args: &HintArgs) -> anyhow::Result<Status> {
-    let Some((puzzle, board)) = load_proper(&args.one)? else {
+    let Some((puzzle, board)) = load_proper(&args.one, args.json)? else {
         return Ok(Status::Negative);
     };
     let shape = puzzle.shape();
@@ -173,7 +218,7 @@ pub(crate) fn run_hint(args: &HintArgs) -> anyhow::Result<Status> {
 }
 
 pub(crate) fn run_steps(args: &StepsArgs) -> anyhow::Result<Status> {
-    let Some((puzzle, board)) = load_proper(&args.one)? else {
+    let Some((puzzle, board)) = load_proper(&args.one, args.json)? else {
         return Ok(Status::Negative);
     };
     let shape = puzzle.shape();
@@ -255,6 +300,13 @@ fn rating_line(
                 }
                 object
             }
+            Err(not_proper @ NotProper::GaveUp(stop)) => json!({
+                "source": key,
+                "proper": null,
+                "gave_up": true,
+                "stopped": stop.as_str(),
+                "reason": not_proper.to_string(),
+            }),
             Err(not_proper) => {
                 json!({"source": key, "proper": false, "reason": not_proper.to_string()})
             }
@@ -297,28 +349,43 @@ pub(crate) fn run_rate(args: &RateArgs) -> anyhow::Result<Status> {
         }
         return run_against(args, against);
     }
+    let limits = check_limits(&args.budget)?;
+    let gave_up = AtomicU64::new(0);
     let mut out = Out::new();
     let status = for_each_record_in_parallel(
         &args.input,
         args.jobs,
         None,
         |source, record: &Record, _| {
-            let rated = human::rate(&record.puzzle).map(|(rating, _)| rating);
+            let rated = human::rate_within(&record.puzzle, &limits).map(|(rating, _)| rating);
             let status = if rated.is_ok() {
                 Status::Success
             } else {
                 Status::Negative
             };
+            let key = key(source, record);
+            let mut notes = Vec::new();
+            if let Err(not_proper @ NotProper::GaveUp(_)) = &rated {
+                gave_up.fetch_add(1, Ordering::Relaxed);
+                notes.push(format!("sudolab: {key}: {not_proper}"));
+            }
             let _ = place(source, record);
             Done {
-                line: Some(rating_line(args.json, &key(source, record), &rated, None)),
-                notes: Vec::new(),
+                line: Some(rating_line(args.json, &key, &rated, None)),
+                notes,
                 status,
             }
         },
         &mut out,
     )?;
     out.finish()?;
+    let gave_up = gave_up.into_inner();
+    if gave_up > 0 {
+        note!(
+            "sudolab: gave up on {gave_up} puzzles (their lines say 'gave up'); a larger \
+             --timeout or --max-nodes may decide them"
+        );
+    }
     Ok(status)
 }
 
@@ -409,13 +476,14 @@ fn read_rated(
 
 fn run_against(args: &RateArgs, against: &str) -> anyhow::Result<Status> {
     let (path, column) = split_against(against)?;
+    let limits = check_limits(&args.budget)?;
     let rated = read_rated(&path, column, args.input.read)?;
     let name = path.display().to_string();
     let (pool, _) = super::worker_pool(args.jobs)?;
     let results: Vec<Result<Rating, NotProper>> = pool.install(|| {
         rated
             .par_iter()
-            .map(|line| human::rate(&line.puzzle).map(|(rating, _)| rating))
+            .map(|line| human::rate_within(&line.puzzle, &limits).map(|(rating, _)| rating))
             .collect()
     });
     let mut out = Out::new();

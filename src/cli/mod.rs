@@ -216,7 +216,8 @@ enum Command {
     ///
     /// Prints the technique, its difficulty on Sudoku Explainer's scale, what it places or
     /// removes, and the reason in words. A puzzle with no or several solutions is refused (exit
-    /// status 1): the uniqueness techniques assume one solution.
+    /// status 1): the uniqueness techniques assume one solution. That check gives up at
+    /// --timeout or --max-nodes (default: 10 s), said on standard error (exit status 1).
     ///
     /// Examples:
     ///   sudolab hint corpora/reference.txt            # board A: a hidden single
@@ -227,7 +228,8 @@ enum Command {
     ///
     /// Ends with the rating: the hardest step's difficulty (Sudoku Explainer's scale). Exit
     /// status 1 when the solver stops (no technique it knows applies) or the puzzle is not
-    /// proper.
+    /// proper, or when the uniqueness check gives up at --timeout or --max-nodes (default:
+    /// 10 s).
     ///
     /// Examples:
     ///   sudolab steps corpora/reference.txt
@@ -238,8 +240,10 @@ enum Command {
     ///
     /// One line per puzzle: where it came from, the rating (Sudoku Explainer's scale), the
     /// hardest technique, the number of steps, and 'fast''s search nodes and guesses. A puzzle
-    /// with no or several solutions is 'not a proper puzzle' (exit status 1). --against
-    /// correlates the ratings with a ground-truth column (Spearman, Kendall tau-b).
+    /// with no or several solutions is 'not a proper puzzle' (exit status 1); one whose
+    /// uniqueness check passes --timeout or --max-nodes (default: 10 s) is 'gave up' (exit
+    /// status 1). --against correlates the ratings with a ground-truth column (Spearman,
+    /// Kendall tau-b).
     ///
     /// Examples:
     ///   sudolab rate corpora/generated/9x9-minimal.txt

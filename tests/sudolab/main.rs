@@ -12,6 +12,7 @@ mod experiment;
 mod fuzz_small;
 mod generate;
 mod human;
+mod inputs;
 mod properties;
 mod robustness;
 mod snapshots;

@@ -97,6 +97,28 @@ impl Bundle {
         self.box_shape.0 * self.box_shape.1
     }
 
+    /// The givens in sudolab's line form (`.` for an empty cell, then `1`-`9` and `A`-`Z`),
+    /// which holds sides up to 35; a 36x36 board as its numbers joined by commas.
+    pub fn puzzle_text(&self) -> String {
+        const SYMBOLS: &[u8] = b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        let symbols: Option<String> = self
+            .puzzle
+            .iter()
+            .map(|&given| {
+                SYMBOLS
+                    .get(usize::from(given))
+                    .map(|&byte| char::from(byte))
+            })
+            .collect();
+        match symbols {
+            Some(line) if self.side() < SYMBOLS.len() => line,
+            _ => {
+                let numbers: Vec<String> = self.puzzle.iter().map(u8::to_string).collect();
+                numbers.join(",")
+            }
+        }
+    }
+
     /// The formula the proof refutes: the rules and the givens, then the blocking clause.
     pub fn formula(&self) -> Formula {
         let mut formula = rules::encode(self.box_shape.0, self.box_shape.1, &self.puzzle);
@@ -122,11 +144,27 @@ pub struct Verified {
     pub witnesses: usize,
 }
 
+/// The longest line of a certificate before its proof. The longest legitimate one, a
+/// witness or solution of a 36x36 board, is under 5 KB; a blocking clause under 9 KB.
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// The largest proof this checker reads, in bytes (the `proof lrat LEMMAS BYTES` header's
+/// BYTES). `certify` writes proofs up to 64 MiB unless told otherwise; a larger header is
+/// refused before the proof is read, so that memory stays a small multiple of this bound.
+pub const MAX_PROOF_BYTES: usize = 1 << 30;
+
 /// Reads a certificate's text.
 pub fn parse(text: &str) -> Result<Bundle, Failure> {
+    read(text.as_bytes())
+}
+
+/// Reads a certificate from a stream, line by line: no line before the proof may pass
+/// [`MAX_LINE_BYTES`] and the proof may not pass its header's byte count, so an endless or
+/// huge input is refused after at most about [`MAX_PROOF_BYTES`] bytes, never held whole.
+pub fn read(mut input: impl std::io::BufRead) -> Result<Bundle, Failure> {
     let format = |reason: String| Failure::new("format", reason);
-    let mut lines = text.split_inclusive('\n').enumerate();
-    match lines.next() {
+    let mut lines = Lines::new(&mut input);
+    match lines.next(MAX_LINE_BYTES, BEFORE_PROOF)? {
         Some((_, first)) if first.trim_end() == MAGIC => {}
         Some((_, first)) => {
             return Err(format(format!(
@@ -138,8 +176,7 @@ pub fn parse(text: &str) -> Result<Bundle, Failure> {
     }
     let mut fields = Fields::default();
     let mut ended = false;
-    while let Some((index, raw)) = lines.next() {
-        let at = index + 1;
+    while let Some((at, raw)) = lines.next(MAX_LINE_BYTES, BEFORE_PROOF)? {
         let line = raw.trim_end();
         if line.is_empty() || line.starts_with("c ") || line == "c" {
             continue;
@@ -158,16 +195,19 @@ pub fn parse(text: &str) -> Result<Bundle, Failure> {
                         shorten(line)
                     )));
                 };
-                fields.proof_header = (lemmas, bytes);
-                let mut body = String::with_capacity(bytes.min(1 << 26));
-                for (_, proof_line) in lines.by_ref() {
-                    if proof_line.trim_end() == "end" {
-                        ended = true;
-                        break;
-                    }
-                    body.push_str(proof_line);
+                if bytes > MAX_PROOF_BYTES {
+                    return Err(Failure::new(
+                        "proof",
+                        format!(
+                            "line {at}: the header announces {bytes} bytes of proof, more than \
+                             this checker reads ({MAX_PROOF_BYTES})"
+                        ),
+                    ));
                 }
+                fields.proof_header = (lemmas, bytes);
+                let (body, proof_ended) = read_proof(&mut lines, bytes)?;
                 fields.proof = Some(body);
+                ended = proof_ended;
                 break;
             }
             "end" => {
@@ -182,12 +222,12 @@ pub fn parse(text: &str) -> Result<Bundle, Failure> {
             "the file ends before its 'end' line: truncated".to_string(),
         ));
     }
-    if let Some((index, _)) = lines.find(|(_, line)| !line.trim().is_empty()) {
-        return Err(format(format!(
-            "line {}: text after the 'end' line",
-            index + 1
-        )));
+    while let Some((at, line)) = lines.next(MAX_LINE_BYTES, BEFORE_PROOF)? {
+        if !line.trim().is_empty() {
+            return Err(format(format!("line {at}: text after the 'end' line")));
+        }
     }
+    fields.finish()?;
     let box_shape = fields
         .box_shape
         .ok_or_else(|| format("no 'box' line".to_string()))?;
@@ -222,6 +262,83 @@ pub fn parse(text: &str) -> Result<Bundle, Failure> {
     })
 }
 
+/// The proof's lines up to the `end` line, refused as soon as they pass the `bytes` its header
+/// announced; with whether the `end` line came.
+fn read_proof<R: std::io::BufRead>(
+    lines: &mut Lines<'_, R>,
+    bytes: usize,
+) -> Result<(String, bool), Failure> {
+    let mut body = String::with_capacity(bytes.min(1 << 26));
+    // Room for the proof still due, and for the `end` line after it.
+    while let Some((at, proof_line)) = lines.next(bytes - body.len().min(bytes) + 8, IN_PROOF)? {
+        if proof_line.trim_end() == "end" {
+            return Ok((body, true));
+        }
+        body.push_str(proof_line);
+        if body.len() > bytes {
+            return Err(Failure::new(
+                "proof",
+                format!(
+                    "line {at}: the proof has more than {bytes} bytes by here, its header says \
+                     {bytes}"
+                ),
+            ));
+        }
+    }
+    Ok((body, false))
+}
+
+/// Why a line before the proof is bounded, and a proof line.
+const BEFORE_PROOF: &str = "the longest a line before the proof may be";
+const IN_PROOF: &str = "more than is left of the proof its header announces";
+
+/// A certificate's lines, read one at a time with a bound on each.
+struct Lines<'a, R> {
+    input: &'a mut R,
+    buffer: Vec<u8>,
+    /// One-based number of the line last read.
+    number: usize,
+}
+
+impl<'a, R: std::io::BufRead> Lines<'a, R> {
+    fn new(input: &'a mut R) -> Self {
+        Lines {
+            input,
+            buffer: Vec::new(),
+            number: 0,
+        }
+    }
+
+    /// The next line's number and text with its line end, or `None` at the end of the input;
+    /// a line longer than `max` bytes is refused after `max + 1` bytes are read, naming its
+    /// number and `why` that is the limit.
+    fn next(&mut self, max: usize, why: &str) -> Result<Option<(usize, &str)>, Failure> {
+        use std::io::{BufRead as _, Read as _};
+        self.buffer.clear();
+        let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+        let read = self
+            .input
+            .by_ref()
+            .take(limit)
+            .read_until(b'\n', &mut self.buffer)
+            .map_err(|err| Failure::new("read", err.to_string()))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let at = self.number;
+        if self.buffer.len() > max && self.buffer.last() != Some(&b'\n') {
+            return Err(Failure::new(
+                "format",
+                format!("line {at}: longer than {max} bytes ({why})"),
+            ));
+        }
+        std::str::from_utf8(&self.buffer)
+            .map(|text| Some((at, text)))
+            .map_err(|_| Failure::new("format", format!("line {at}: not UTF-8 text")))
+    }
+}
+
 /// The lines of a bundle read so far.
 #[derive(Default)]
 struct Fields {
@@ -237,12 +354,38 @@ struct Fields {
     producer: String,
     proof: Option<String>,
     proof_header: (usize, usize),
+    /// The line of each key read so far that may appear once, and of each solution.
+    once: Vec<(&'static str, usize)>,
+    solution_lines: Vec<usize>,
 }
+
+/// The keys that may appear once: a second one would leave the certificate meaning whichever
+/// the reader kept, so it is refused.
+const ONCE: [&str; 8] = [
+    "source", "box", "puzzle", "encoding", "verdict", "blocking", "minimal", "producer",
+];
 
 impl Fields {
     /// Reads one line before the proof: `key` and the `rest` of `line`, line number `at`.
     fn read(&mut self, key: &str, rest: &str, line: &str, at: usize) -> Result<(), Failure> {
         let format = |reason: String| Failure::new("format", reason);
+        if let Some(&once) = ONCE.iter().find(|&&once| once == key) {
+            if let Some(&(_, first)) = self.once.iter().find(|(seen, _)| *seen == once) {
+                return Err(format(format!(
+                    "line {at}: a second '{once}' line (the first is line {first})"
+                )));
+            }
+            self.once.push((once, at));
+        }
+        if key == "solution" {
+            self.solution_lines.push(at);
+            if let [first, second, third, ..] = self.solution_lines[..] {
+                return Err(format(format!(
+                    "line {third}: a third 'solution' line (the others are lines {first} and \
+                     {second}); a certificate holds at most two"
+                )));
+            }
+        }
         match key {
             "source" => rest.clone_into(&mut self.source),
             "box" => {
@@ -309,6 +452,27 @@ impl Fields {
                     shorten(other)
                 )));
             }
+        }
+        Ok(())
+    }
+}
+
+impl Fields {
+    /// Refuses more solution lines than the verdict takes, naming the first extra one.
+    fn finish(&self) -> Result<(), Failure> {
+        let wanted = match self.verdict {
+            Some(Verdict::Unique) => 1,
+            Some(Verdict::Multiple) | None => 2,
+            Some(Verdict::None) => 0,
+        };
+        if let (Some(verdict), Some(&extra)) = (self.verdict, self.solution_lines.get(wanted)) {
+            return Err(Failure::new(
+                "format",
+                format!(
+                    "line {extra}: a 'solution' line too many: verdict {} takes {wanted}",
+                    verdict.word()
+                ),
+            ));
         }
         Ok(())
     }

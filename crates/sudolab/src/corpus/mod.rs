@@ -25,7 +25,8 @@ crate::model::choice::choice! {
     /// The text form of a puzzle file.
     pub enum Format ("format", default Auto) {
         /// Decided from the first puzzle: JSON when it opens with `[` or `{`, the grid form when it
-        /// is a row of small numbers, the line form otherwise.
+        /// is a row of small numbers, the rated corpora's `ID PUZZLE RATING` lines when it is
+        /// one, the line form otherwise.
         Auto = "auto",
         /// One puzzle per line, `n*n` symbols.
         Line = "line",

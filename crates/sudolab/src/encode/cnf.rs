@@ -478,6 +478,35 @@ pub enum DecodeError {
     /// The model describes something that is not a solution.
     #[error("the model does not decode to a solution: {0}")]
     NotASolution(String),
+    /// A clause line of the CNF holds something other than literals.
+    #[error("CNF line {line}: expected a literal (a signed variable number), found '{found}'")]
+    BadClause {
+        /// One-based line number.
+        line: usize,
+        /// The token.
+        found: String,
+    },
+    /// The model sets a variable both true and false.
+    #[error("model line {line}: variable {var} is set both true and false")]
+    Contradiction {
+        /// One-based line number of the second setting.
+        line: usize,
+        /// The variable.
+        var: u64,
+    },
+    /// The model makes a clause of the CNF false: it is not a model of the formula.
+    #[error(
+        "the model is not a model of the CNF: it makes clause {number} (CNF line {line}: '{text}') \
+         false"
+    )]
+    Falsified {
+        /// One-based position of the clause among the CNF's clauses.
+        number: usize,
+        /// One-based line where the clause starts.
+        line: usize,
+        /// The clause as written (shortened when long).
+        text: String,
+    },
 }
 
 /// What the `c sudolab` comments of a CNF say: the shape, the givens (with their lines) and the
@@ -604,6 +633,7 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
     let puzzle = grid.clone();
 
     let mut true_vars = std::collections::HashSet::new();
+    let mut false_vars = std::collections::HashSet::new();
     for (idx, line) in model_text.lines().enumerate() {
         let line = line.trim();
         let body = match line.split_whitespace().next() {
@@ -623,13 +653,23 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
                 line: idx + 1,
                 found: token.to_string(),
             })?;
-            if lit > 0 {
-                true_vars.insert(lit as usize);
+            if lit == 0 {
+                continue;
             }
+            let var = lit.unsigned_abs();
+            let (set, other) = if lit > 0 {
+                (&mut true_vars, &false_vars)
+            } else {
+                (&mut false_vars, &true_vars)
+            };
+            if other.contains(&var) {
+                return Err(DecodeError::Contradiction { line: idx + 1, var });
+            }
+            set.insert(var);
         }
     }
     for &(var, cell, digit) in &vars {
-        if true_vars.contains(&var) && puzzle.get(cell) == 0 {
+        if true_vars.contains(&(var as u64)) && puzzle.get(cell) == 0 {
             if grid.get(cell) != 0 && grid.get(cell) != digit {
                 return Err(DecodeError::NotASolution(format!(
                     "two digits are true in one cell (variable {var})"
@@ -640,7 +680,63 @@ pub fn decode_dimacs_model(cnf_text: &str, model_text: &str) -> Result<Option<Gr
     }
     crate::model::validate(&puzzle, &grid)
         .map_err(|invalid| DecodeError::NotASolution(invalid.to_string()))?;
+    // After the grid: a model that is not a solution is named as such first; one that decodes
+    // to a solution may still break a clause the decoder does not read.
+    check_clauses(cnf_text, &true_vars, &false_vars)?;
     Ok(Some(grid.without_rules()))
+}
+
+/// Holds the model to every clause of the CNF: the decoder reads only the comments, so a
+/// model that breaks a clause (a given's unit clause, say) would otherwise decode. A clause is
+/// false when the model sets every one of its variables against it; a variable the model does
+/// not set can make it true, so it does not count against it.
+fn check_clauses(
+    cnf_text: &str,
+    true_vars: &std::collections::HashSet<u64>,
+    false_vars: &std::collections::HashSet<u64>,
+) -> Result<(), DecodeError> {
+    let (mut number, mut start, mut satisfied) = (0, 0, false);
+    let mut text = String::new();
+    for (idx, line) in cnf_text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('c') || trimmed.starts_with('p') {
+            continue;
+        }
+        for token in trimmed.split_whitespace() {
+            let lit: i64 = token.parse().map_err(|_| DecodeError::BadClause {
+                line: idx + 1,
+                found: token.to_string(),
+            })?;
+            if text.is_empty() {
+                start = idx + 1;
+            }
+            if text.len() < 80 {
+                text.push_str(token);
+                text.push(' ');
+            }
+            if lit == 0 {
+                number += 1;
+                if !satisfied {
+                    let mut shown = text.trim_end().to_string();
+                    if !shown.ends_with(" 0") && shown != "0" {
+                        shown.push_str(" ... 0");
+                    }
+                    return Err(DecodeError::Falsified {
+                        number,
+                        line: start,
+                        text: shown,
+                    });
+                }
+                satisfied = false;
+                text.clear();
+                continue;
+            }
+            let var = lit.unsigned_abs();
+            let against = if lit > 0 { false_vars } else { true_vars };
+            satisfied |= !against.contains(&var);
+        }
+    }
+    Ok(())
 }
 
 fn cell_index(shape: Option<Shape>, row: usize, col: usize) -> Option<usize> {
@@ -738,6 +834,62 @@ mod tests {
             assert_eq!(decoded.cells(), &solution, "{encoding}");
             assert_eq!(decode_dimacs_model(&text, "s UNSATISFIABLE\n"), Ok(None));
         }
+    }
+
+    #[test]
+    fn a_model_that_breaks_a_clause_is_refused_naming_it() {
+        let puzzle = puzzle_4x4();
+        let solution = [4, 2, 1, 3, 1, 3, 4, 2, 2, 1, 3, 4, 3, 4, 2, 1];
+        for encoding in [Encoding::Minimal, Encoding::Extended] {
+            let cnf = Cnf::build(&puzzle, encoding);
+            let text = cnf.to_dimacs();
+            // The solution's model, except that the given r1c1 holds 1, not 4: the grid still
+            // decodes (from the givens and the other cells), the cell's own clauses before its
+            // unit clause hold, and the unit clause `4 0` is the first false one.
+            let model: Vec<String> = (1..=cnf.var_count())
+                .map(|var| {
+                    let (cell, digit) = cnf.vars[var - 1];
+                    let holds = if cell == 0 {
+                        digit == 1
+                    } else {
+                        solution[cell as usize] == digit
+                    };
+                    if holds {
+                        var.to_string()
+                    } else {
+                        format!("-{var}")
+                    }
+                })
+                .collect();
+            let model_text = format!("s SATISFIABLE\nv {} 0\n", model.join(" "));
+            let err = decode_dimacs_model(&text, &model_text)
+                .unwrap_err()
+                .to_string();
+            let (number, line) = text
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.starts_with(['c', 'p']))
+                .enumerate()
+                .find(|(_, (_, line))| *line == "4 0")
+                .map(|(number, (line, _))| (number + 1, line + 1))
+                .unwrap();
+            assert_eq!(
+                err,
+                format!(
+                    "the model is not a model of the CNF: it makes clause {number} (CNF line \
+                     {line}: '4 0') false"
+                ),
+                "{encoding}"
+            );
+        }
+        // A variable set both ways.
+        let text = Cnf::build(&puzzle, Encoding::Minimal).to_dimacs();
+        assert_eq!(
+            decode_dimacs_model(&text, "s SATISFIABLE\nv 1 2\nv -1 0\n")
+                .unwrap_err()
+                .to_string(),
+            "model line 3: variable 1 is set both true and false"
+        );
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub use correlation::{kendall_tau_b, spearman};
 pub use depth::{MAX_TE_DEPTH, Propagation, max_te_depth, propagation_level, te_depth};
 
 use crate::model::{Grid, Shape, cell_name};
-use crate::strategy::{self, Limits, Strategy as _, Verdict};
+use crate::strategy::{self, Limits, Stop, Strategy as _, Verdict};
 
 /// A solving technique, in the order the solver tries them (easiest first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -532,27 +532,43 @@ pub enum NotProper {
         "the step solver knows plain Sudoku only: its techniques reason over rows, columns and boxes, not a variant's rules"
     )]
     Variant,
+    /// The uniqueness check stopped before it could tell (its budget: a deadline, a node
+    /// limit, a cancellation): the puzzle may be proper or not.
+    #[error("gave up: the uniqueness check stopped at its budget ({})", .0.as_str())]
+    GaveUp(Stop),
+}
+
+/// The outcome of `fast`'s uniqueness check as a proper puzzle or why not; a stopped search is
+/// [`NotProper::GaveUp`], never a verdict.
+fn proper_verdict(outcome: &strategy::Outcome) -> Result<(), NotProper> {
+    match outcome.verdict() {
+        Verdict::Unique => Ok(()),
+        Verdict::None => Err(NotProper::NoSolution),
+        Verdict::Unknown => Err(NotProper::GaveUp(
+            outcome.stopped.unwrap_or(Stop::Cancelled),
+        )),
+        _ => Err(NotProper::Several),
+    }
 }
 
 /// Whether the puzzle has exactly one solution (by `fast`, unbounded), with that solution.
 pub fn is_proper(puzzle: &Grid) -> Result<Grid, NotProper> {
+    is_proper_within(puzzle, &Limits::default())
+}
+
+/// [`is_proper`] within `limits` (its timeout, node limit and cancel flag; the solution limit
+/// is the check's own, two).
+pub fn is_proper_within(puzzle: &Grid, limits: &Limits) -> Result<Grid, NotProper> {
     if puzzle.rules().is_some() {
         return Err(NotProper::Variant);
     }
     let fast = &strategy::Fast;
     let mut solution = None;
-    let outcome = fast.search(
-        puzzle,
-        &Limits::default().with_max_solutions(2),
-        &mut |grid| {
-            solution.get_or_insert_with(|| grid.clone());
-        },
-    );
-    match outcome.verdict() {
-        Verdict::Unique => Ok(solution.expect("a unique puzzle has its solution")),
-        Verdict::None => Err(NotProper::NoSolution),
-        _ => Err(NotProper::Several),
-    }
+    let outcome = fast.search(puzzle, &limits.clone().with_max_solutions(2), &mut |grid| {
+        solution.get_or_insert_with(|| grid.clone());
+    });
+    proper_verdict(&outcome)?;
+    solution.ok_or(NotProper::NoSolution)
 }
 
 /// The path of easiest steps of a proper puzzle.
@@ -634,16 +650,18 @@ impl Rating {
 /// Rates a puzzle: its uniqueness (by `fast`, whose counters are kept), then the path of
 /// easiest steps and its hardest step.
 pub fn rate(puzzle: &Grid) -> Result<(Rating, Path), NotProper> {
+    rate_within(puzzle, &Limits::default())
+}
+
+/// [`rate`] with the uniqueness check within `limits`. The check is the only search: the
+/// steps and the depths after it are polynomial in the board.
+pub fn rate_within(puzzle: &Grid, limits: &Limits) -> Result<(Rating, Path), NotProper> {
     if puzzle.rules().is_some() {
         return Err(NotProper::Variant);
     }
     let fast = &strategy::Fast;
-    let outcome = fast.count_up_to(puzzle, 2, &Limits::default());
-    match outcome.verdict() {
-        Verdict::Unique => {}
-        Verdict::None => return Err(NotProper::NoSolution),
-        _ => return Err(NotProper::Several),
-    }
+    let outcome = fast.count_up_to(puzzle, 2, limits);
+    proper_verdict(&outcome)?;
     let board = Board::new(puzzle).ok_or(NotProper::NoSolution)?;
     let propagation = propagation_level(&board);
     let te_tried = max_te_depth(board.side());

@@ -51,7 +51,11 @@ impl<R: BufRead> Reader<R> {
         cells.extend(row_of(&self.line, side, self.line_no)?);
         while cells.len() < shape.cell_count() {
             let rows_read = cells.len() / side;
-            if !self.next_line()? || self.is_blank() {
+            let more = self.next_line()?;
+            if self.overlong {
+                self.check_line_bytes()?;
+            }
+            if !more || self.is_blank() {
                 return Err(ParseError::line(
                     self.line_no,
                     format!("expected {side} rows for the puzzle starting at line {first_line}, found {rows_read}"),

@@ -18,12 +18,19 @@ mod grid;
 
 pub use deferred::{Deferred, LineAt, parse_line_into};
 
-/// The longest line kept in memory; the rest of a longer line is read and dropped.
+/// The longest line read. The widest legitimate line is far shorter: a 35x35 line-form puzzle
+/// with its solution is under 3 KB, a row of a 64x64 grid under 200 bytes, a 64x64 puzzle
+/// written as JSON on one line about 20 KB. A longer line is an error naming the column where
+/// the limit was crossed, and the rest of its source is not read, so that an endless input
+/// (`/dev/zero`, a stream without line ends) ends with an error instead of being scanned forever.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 enum Mode {
     Undecided,
     Line,
+    /// The rated corpora's `ID PUZZLE RATING` lines: the line form's puzzle in the second
+    /// field, between an identifier and a rating that are not claims to check.
+    Rated,
     Grid,
     Json(Box<JsonStream>),
     /// A TOML document, read whole on the first call; its records, in order.
@@ -188,9 +195,13 @@ impl<R: BufRead> Reader<R> {
             let chunk = &available[..newline.unwrap_or(available.len())];
             let room = MAX_LINE_BYTES.saturating_sub(self.line.len());
             if chunk.len() > room {
+                // Nothing past the limit is read: the line is refused and its source abandoned.
                 self.overlong = true;
+                self.line.extend_from_slice(&chunk[..room]);
+                self.input.consume(room);
+                break;
             }
-            self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            self.line.extend_from_slice(chunk);
             let used = newline.map_or(available.len(), |idx| idx + 1);
             self.input.consume(used);
             if newline.is_some() {
@@ -249,7 +260,9 @@ impl<R: BufRead> Reader<R> {
             });
         let boxless = self.boxless();
         let trimmed = self.line.trim_ascii();
-        self.mode = if looks_like_row || grid::is_char_row(trimmed, boxless) {
+        self.mode = if is_rated_line(trimmed, self.shape) {
+            Mode::Rated
+        } else if looks_like_row || grid::is_char_row(trimmed, boxless) {
             Mode::Grid
         } else {
             Mode::Line
@@ -257,8 +270,8 @@ impl<R: BufRead> Reader<R> {
         self.held = true;
     }
 
-    /// Reads one grid-form puzzle whose first row is the current line.
-    /// Refuses binary input and overlong lines before any parser sees them.
+    /// Refuses binary input and overlong lines before any parser sees them; either ends the
+    /// source.
     fn check_line_bytes(&mut self) -> Result<(), ParseError> {
         if let Some(idx) = memchr::memchr(0, &self.line) {
             self.mode = Mode::Done;
@@ -269,13 +282,63 @@ impl<R: BufRead> Reader<R> {
             ));
         }
         if self.overlong {
-            return Err(ParseError::line(
+            self.mode = Mode::Done;
+            return Err(ParseError::at(
                 self.line_no,
-                format!("expected a puzzle, found a line longer than {MAX_LINE_BYTES} bytes"),
+                MAX_LINE_BYTES + 1,
+                format!(
+                    "expected a puzzle, found a line longer than {MAX_LINE_BYTES} bytes \
+                     (the longest a puzzle line may be); the rest of the input is not read"
+                ),
             ));
         }
         Ok(())
     }
+}
+
+/// Whether a first line is in the rated corpora's form, `ID PUZZLE RATING`: three fields
+/// separated by whitespace, the second as long as a line-form puzzle of side 4 or more (it
+/// need not read: a mistake in it is then reported with its column), the third a number, and
+/// the first not as long as the second (so `PUZZLE SOLUTION COUNT` stays the line form).
+fn is_rated_line(line: &[u8], shape: Option<Shape>) -> bool {
+    let fields: Vec<&[u8]> = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|field| !field.is_empty())
+        .collect();
+    let &[id, puzzle, rating] = &fields[..] else {
+        return false;
+    };
+    id.len() != puzzle.len()
+        && std::str::from_utf8(rating)
+            .ok()
+            .and_then(|text| text.parse::<f64>().ok())
+            .is_some_and(f64::is_finite)
+        && shape.map_or_else(
+            || (4..=MAX_LINE_SIDE).any(|side| side * side == puzzle.len()),
+            |shape| shape.cell_count() == puzzle.len(),
+        )
+}
+
+/// A rated line with every field but the second (the puzzle) blanked out, so that the line
+/// form reads the puzzle with its own columns in errors.
+fn rated_puzzle_only(line: &[u8]) -> Vec<u8> {
+    let mut masked = line.to_vec();
+    let mut field = 0;
+    let mut in_field = false;
+    for byte in &mut masked {
+        if byte.is_ascii_whitespace() {
+            in_field = false;
+            continue;
+        }
+        if !in_field {
+            in_field = true;
+            field += 1;
+        }
+        if field != 2 {
+            *byte = b' ';
+        }
+    }
+    masked
 }
 
 /// The input's buffered bytes (more are read when it is empty), retried when interrupted.
@@ -390,6 +453,14 @@ impl<R: BufRead> Reader<R> {
                     return Some(Err(err.into()));
                 }
             }
+            // An overlong line is refused whatever it holds (blank or a comment too): the rest
+            // of it is unread, so nothing after it can be placed.
+            if self.overlong {
+                if let Err(err) = self.check_line_bytes() {
+                    self.number += 1;
+                    return Some(Err(err.into()));
+                }
+            }
             if self.is_blank() {
                 self.skip_to_blank = false;
                 continue;
@@ -403,29 +474,7 @@ impl<R: BufRead> Reader<R> {
             }
             match self.mode {
                 Mode::Undecided => self.detect(),
-                Mode::Line => {
-                    self.number += 1;
-                    let shape = self.shape.or_else(|| self.boxless_line_shape());
-                    if defer {
-                        return Some(Ok(Step::Line(LineAt {
-                            line: self.line_no,
-                            number: self.number,
-                            shape,
-                        })));
-                    }
-                    let record = parse_line_record(&self.line, shape, self.line_no)
-                        .map(|parsed| {
-                            Step::Record(Record {
-                                number: self.number,
-                                line: self.line_no,
-                                puzzle: parsed.puzzle,
-                                solution: parsed.solution,
-                                count: parsed.count,
-                            })
-                        })
-                        .map_err(CorpusError::from);
-                    return Some(record);
-                }
+                Mode::Line | Mode::Rated => return Some(self.line_step(defer)),
                 Mode::Grid => {
                     self.number += 1;
                     let record = self.read_grid_puzzle();
@@ -437,6 +486,40 @@ impl<R: BufRead> Reader<R> {
                 Mode::Json(_) | Mode::Toml(_) | Mode::Done => unreachable!("handled above"),
             }
         }
+    }
+
+    /// The current line as a line-form or rated puzzle; with `defer`, a line-form puzzle as
+    /// its place only.
+    fn line_step(&mut self, defer: bool) -> Result<Step, CorpusError> {
+        self.number += 1;
+        let rated = matches!(self.mode, Mode::Rated);
+        let shape = if rated {
+            self.shape
+        } else {
+            self.shape.or_else(|| self.boxless_line_shape())
+        };
+        if defer && !rated {
+            return Ok(Step::Line(LineAt {
+                line: self.line_no,
+                number: self.number,
+                shape,
+            }));
+        }
+        let masked;
+        let text: &[u8] = if rated {
+            masked = rated_puzzle_only(&self.line);
+            &masked
+        } else {
+            &self.line
+        };
+        let parsed = parse_line_record(text, shape, self.line_no)?;
+        Ok(Step::Record(Record {
+            number: self.number,
+            line: self.line_no,
+            puzzle: parsed.puzzle,
+            solution: parsed.solution,
+            count: parsed.count,
+        }))
     }
 }
 
@@ -476,9 +559,10 @@ mod tests {
         let records = read(&long);
         assert_eq!(
             records[0].as_ref().unwrap_err(),
-            "line 1: expected a puzzle, found a line longer than 1048576 bytes"
+            "line 1, column 1048577: expected a puzzle, found a line longer than 1048576 bytes \
+             (the longest a puzzle line may be); the rest of the input is not read"
         );
-        assert!(records[1].is_ok());
+        assert_eq!(records.len(), 1);
     }
 
     #[test]
@@ -519,6 +603,26 @@ mod tests {
             read(b"7\n")[0].as_ref().unwrap_err(),
             "line 1, column 1: expected the digit 1 or '.', found '7'"
         );
+    }
+
+    #[test]
+    fn the_rated_form_reads_its_second_field() {
+        let records =
+            read(b"# id, puzzle, rating\nab12 4..3.....1....2.  8.9\ncd34 4..3.....1....x.  7\n");
+        assert_eq!(records.len(), 2);
+        let record = records[0].as_ref().unwrap();
+        assert_eq!((record.line, record.solution.is_none()), (2, true));
+        assert_eq!(
+            crate::model::to_line(&record.puzzle).unwrap(),
+            "4..3.....1....2."
+        );
+        assert_eq!(
+            records[1].as_ref().unwrap_err(),
+            "line 3, column 20: expected a digit 1-4 or '.', found 'x'"
+        );
+        // A puzzle, its solution and a count stay the line form.
+        let records = read(b"4..3.....1....2. 4213134221343421 1\n");
+        assert_eq!(records[0].as_ref().unwrap().count, Some(1));
     }
 
     #[test]
