@@ -10,6 +10,7 @@ mod experiment;
 mod fuzz_small;
 mod generate;
 mod human;
+mod outputs;
 mod properties;
 mod robustness;
 mod snapshots;
