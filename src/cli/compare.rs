@@ -257,8 +257,8 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     }
     if interrupted {
         note!(
-            "sudolab: interrupted; the report covers the {0} puzzles done (the first {0} of \
-             the input, in order) and every form of it is marked incomplete",
+            "sudolab: interrupted; the report keeps every search that ended, on {} puzzles, and \
+             every form of it is marked incomplete",
             report.puzzles
         );
         status = Status::Interrupted;

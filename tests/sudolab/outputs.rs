@@ -95,7 +95,14 @@ fn an_output_that_is_an_input_under_another_name_is_refused() {
     let link = dir.join("link.txt");
     std::fs::hard_link(&corpus, &link).unwrap();
     let run = sudolab(
-        &["compare", "-s", "fast", &corpus_name, "--report", &path(&dir, "link.txt")],
+        &[
+            "compare",
+            "-s",
+            "fast",
+            &corpus_name,
+            "--report",
+            &path(&dir, "link.txt"),
+        ],
         "",
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -134,10 +141,7 @@ fn an_output_that_is_an_input_under_another_name_is_refused() {
     let symlink = dir.join("symlink.txt");
     std::os::unix::fs::symlink(results.join("report.txt"), &symlink).unwrap();
     let file = experiment(&dir.join("e.toml"), &symlink, "");
-    let run = sudolab(
-        &["run", &file, "--out", &results.display().to_string()],
-        "",
-    );
+    let run = sudolab(&["run", &file, "--out", &results.display().to_string()], "");
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(
         run.stderr,
@@ -186,7 +190,11 @@ fn an_experiment_files_own_output_dir_stays_under_it_unless_allowed() {
     assert!(dir.join("x/report.json").is_file());
     assert_eq!(read_report(&path(&dir, "x/report.json")).puzzles, 1);
     // Inside the file's directory, relative to it.
-    let file = experiment(&sub.join("e.toml"), &corpus, "\n[output]\ndir = \"inside\"\n");
+    let file = experiment(
+        &sub.join("e.toml"),
+        &corpus,
+        "\n[output]\ndir = \"inside\"\n",
+    );
     let run = sudolab(&["run", &file], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(sub.join("inside/provenance.json").is_file());
@@ -214,7 +222,10 @@ fn results_are_replaced_only_with_force_and_never_by_a_run_of_nothing() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let before = contents(&results);
     assert_eq!(
-        before.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(),
+        before
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect::<Vec<_>>(),
         [
             "experiment.toml",
             "provenance.json",
@@ -260,7 +271,14 @@ fn results_are_replaced_only_with_force_and_never_by_a_run_of_nothing() {
     let kept = std::fs::read(results.join("report.json")).unwrap();
     std::fs::write(&old, &kept).unwrap();
     let run = sudolab(
-        &["compare", "-s", "fast", &path(&dir, "missing.txt"), "--report", &old],
+        &[
+            "compare",
+            "-s",
+            "fast",
+            &path(&dir, "missing.txt"),
+            "--report",
+            &old,
+        ],
         "",
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -335,13 +353,14 @@ fn experiment_file_mistakes_are_found_before_anything_runs() {
         let file = dir.join(format!("case{number}.toml"));
         std::fs::write(&file, text).unwrap();
         let file = file.display().to_string();
-        let run = sudolab(
-            &["run", &file, "--out", &results.display().to_string()],
-            "",
-        );
+        let run = sudolab(&["run", &file, "--out", &results.display().to_string()], "");
         assert_eq!(run.code, 2, "{text}: {}", run.stderr);
         let expected = expected.replace("{dir}", &dir.display().to_string());
-        assert_eq!(run.stderr, format!("sudolab: {file}: {expected}\n"), "{text}");
+        assert_eq!(
+            run.stderr,
+            format!("sudolab: {file}: {expected}\n"),
+            "{text}"
+        );
         assert!(run.stdout.is_empty(), "{text}: nothing ran");
         assert!(!results.exists(), "{text}: nothing is written");
     }
@@ -349,10 +368,8 @@ fn experiment_file_mistakes_are_found_before_anything_runs() {
 
 #[test]
 fn results_are_ignored_by_git() {
-    let ignored = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore"),
-    )
-    .unwrap();
+    let ignored =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore")).unwrap();
     assert!(ignored.lines().any(|line| line == "/results/"), "{ignored}");
 }
 
@@ -383,7 +400,15 @@ fn the_bundled_experiment_reads_the_puzzles_of_compare_without_files() {
     let from_file = read_report(&path(&results, "report.json"));
     let compared = path(&dir, "compare.json");
     let run = sudolab(
-        &["compare", "-s", "fast", "--timeout", "50ms", "-r", &compared],
+        &[
+            "compare",
+            "-s",
+            "fast",
+            "--timeout",
+            "50ms",
+            "-r",
+            &compared,
+        ],
         "",
     );
     assert!(run.code <= 1, "{}", run.stderr);
@@ -479,4 +504,67 @@ fn sigterm_and_sighup_write_the_finished_work_like_ctrl_c() {
         );
         assert!(hidden(&dir).is_empty(), "{signal}: {:?}", hidden(&dir));
     }
+}
+
+#[test]
+fn an_interrupted_run_keeps_every_search_that_ended() {
+    // In engine order the whole file is one batch: `fast` searches every puzzle, then `scan`
+    // the three 4x4 ones and works on the first 16x16 one until the interrupt. Every search
+    // that ended is kept, though no 16x16 puzzle had all its searches end.
+    let dir = scratch("outputs-interrupt-rows");
+    let (code, stderr, report) = interrupted_compare(&dir, "fast,scan", "INT");
+    assert_eq!(code, 130, "{stderr}");
+    let report = read_report(&report.display().to_string());
+    assert!(!report.complete);
+    let searched = |strategy: &str| -> Vec<u64> {
+        report
+            .rows
+            .iter()
+            .filter(|row| row.strategy == strategy)
+            .map(|row| row.puzzle)
+            .collect()
+    };
+    let (fast, scan) = (searched("fast"), searched("scan"));
+    assert_eq!(report.rows.len(), fast.len() + scan.len());
+    assert!(scan.iter().all(|puzzle| *puzzle < 3), "{scan:?}");
+    assert!(
+        fast.len() > scan.len() && fast.len() > 3,
+        "{fast:?} {scan:?}"
+    );
+    assert!(fast.windows(2).all(|pair| pair[0] < pair[1]), "{fast:?}");
+    assert_eq!(report.puzzles, fast.len() as u64);
+    let runs: Vec<(&str, u64)> = report
+        .summary
+        .iter()
+        .map(|summary| (summary.strategy.as_str(), summary.runs))
+        .collect();
+    assert_eq!(
+        runs,
+        [("fast", fast.len() as u64), ("scan", scan.len() as u64)]
+    );
+    let reason = format!(
+        "the run was interrupted; this covers the searches that ended before it stopped, on {} \
+         puzzles (puzzles searched: fast {}, scan {}; the rows say which)",
+        fast.len(),
+        fast.len(),
+        scan.len()
+    );
+    assert_eq!(report.incomplete_reason(), Some(reason.clone()));
+    assert!(
+        stderr.ends_with(&format!(
+            "sudolab: interrupted; the report keeps every search that ended, on {} puzzles, and \
+             every form of it is marked incomplete\n",
+            fast.len()
+        )),
+        "{stderr}"
+    );
+    // The CSV holds the same rows, and says it is incomplete.
+    let csv = std::fs::read_to_string(dir.join("r.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + report.rows.len() + 1, "{csv}");
+    assert_eq!(
+        lines.last(),
+        Some(&format!("# INCOMPLETE: {reason}").as_str())
+    );
+    assert!(hidden(&dir).is_empty(), "{:?}", hidden(&dir));
 }

@@ -415,7 +415,9 @@ fn within(root: &Path, path: &Path) -> bool {
 fn slip(text: &str) -> Option<&'static str> {
     let table: toml::Table = text.parse().ok()?;
     if table.get("corpus").is_some_and(toml::Value::is_table) {
-        return Some("did you mean [[corpus]]? each corpus is a table of its own, in double brackets");
+        return Some(
+            "did you mean [[corpus]]? each corpus is a table of its own, in double brackets",
+        );
     }
     let names = |value: &toml::Value| {
         value.is_str()
