@@ -40,23 +40,23 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
     // was saved into, and re-running a saved experiment must leave it as it was.
     let original = std::fs::read(&args.file)
         .with_context(|| format!("{}: cannot read", args.file.display()))?;
-    let dir = match &args.out {
-        Some(dir) => dir.clone(),
-        None => {
-            if let Some(written) = experiment.output_outside()
-                && !args.allow_outside
-            {
-                anyhow::bail!(
-                    "{}: [output] dir = {:?} leaves the experiment file's directory; an \
-                     experiment file writes only under its own directory unless --allow-outside \
-                     is given (or --out DIR names the results directory); nothing was written",
-                    args.file.display(),
-                    written.display().to_string()
-                );
-            }
-            experiment.output_dir.clone()
-        }
-    };
+    // The file's own directory confines the file's own [output] dir, not one given here.
+    if args.out.is_none()
+        && !args.allow_outside
+        && let Some(written) = experiment.output_outside()
+    {
+        anyhow::bail!(
+            "{}: [output] dir = {:?} leaves the experiment file's directory; an experiment file \
+             writes only under its own directory unless --allow-outside is given (or --out DIR \
+             names the results directory); nothing was written",
+            args.file.display(),
+            written.display().to_string()
+        );
+    }
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| experiment.output_dir.clone());
     // Every file of the results directory is replaced, those already there too: none may be
     // an input. The experiment file itself is exempt, read whole above and copied as it was.
     let mut outputs: Vec<PathBuf> = ["experiment.toml", "provenance.json"]

@@ -568,3 +568,39 @@ fn an_interrupted_run_keeps_every_search_that_ended() {
     );
     assert!(hidden(&dir).is_empty(), "{:?}", hidden(&dir));
 }
+
+#[test]
+fn trace_and_rate_refuse_to_write_over_their_input() {
+    let dir = scratch("outputs-trace-rate");
+    let puzzles = path(&dir, "p.txt");
+    std::fs::write(&puzzles, PUZZLE).unwrap();
+    let run = sudolab(&["trace", &puzzles, "-s", "mrv", "--report", &puzzles], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "sudolab: {puzzles}: this report would overwrite an input; choose another report \
+             path\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&puzzles).unwrap(), PUZZLE);
+
+    // The rated file is read whole before the chart is written: it would be lost.
+    let sample = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/rated/sample.txt"),
+    )
+    .unwrap();
+    let rated = sample.lines().find(|line| !line.starts_with('#')).unwrap();
+    let rated = format!("{rated}\n");
+    let file = path(&dir, "rated.html");
+    std::fs::write(&file, &rated).unwrap();
+    let run = sudolab(&["rate", "--against", &file, "--chart", &file], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "sudolab: {file}: this chart would overwrite an input; choose another chart path\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), rated);
+}

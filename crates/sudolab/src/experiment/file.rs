@@ -241,22 +241,7 @@ impl Experiment {
     /// its directory) and names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Experiment, ExperimentError> {
         let file = path.display().to_string();
-        let spec: FileSpec = toml::from_str(text).map_err(|err| {
-            let (line, column) = err
-                .span()
-                .map_or((1, 1), |span| line_and_column(text, span.start));
-            let mut message = err.message().replace('\n', " ");
-            if let Some(hint) = slip(text) {
-                message.push_str("; ");
-                message.push_str(hint);
-            }
-            ExperimentError::Invalid {
-                file: file.clone(),
-                line,
-                column,
-                message,
-            }
-        })?;
+        let spec = read_spec(text, &file)?;
         let located = |span: std::ops::Range<usize>, message: String| {
             let (line, column) = line_and_column(text, span.start);
             ExperimentError::Invalid {
@@ -408,6 +393,26 @@ fn within(root: &Path, path: &Path) -> bool {
         }
     }
     resolved.starts_with(&root)
+}
+
+/// The file's shape read from its text: a located error, with a hint for a common slip.
+fn read_spec(text: &str, file: &str) -> Result<FileSpec, ExperimentError> {
+    toml::from_str(text).map_err(|err| {
+        let (line, column) = err
+            .span()
+            .map_or((1, 1), |span| line_and_column(text, span.start));
+        let mut message = err.message().replace('\n', " ");
+        if let Some(hint) = slip(text) {
+            message.push_str("; ");
+            message.push_str(hint);
+        }
+        ExperimentError::Invalid {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        }
+    })
 }
 
 /// A hint for the two common slips that serde's words do not explain: `[corpus]` (one table)
