@@ -22,7 +22,7 @@ use sudolab::report::{PuzzleProblem, Report, Sink, text};
 use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::input::ErrorNotes;
-use super::output::colour_on_stdout;
+use super::output::{colour_on_stdout, refuse_outputs_over_inputs, remove_staged};
 use super::{ReadArgs, Status, parse_duration, parse_jobs, strategies_named};
 
 #[derive(Debug, Args)]
@@ -179,15 +179,24 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
         baseline: args.baseline.clone(),
         reports: args.report.clone(),
     };
-    Ok(execute(execution)?.0)
+    let reports = !execution.reports.is_empty();
+    let (status, report) = execute(execution)?;
+    if report.puzzles == 0 && reports {
+        note!("sudolab: no puzzle ran; no report was written (a report there is as it was)");
+        return Ok(status.max(Status::Error));
+    }
+    Ok(status)
 }
 
 /// Runs an execution: opens the report files (before the first puzzle, so that a bad path
-/// fails at once), runs the plan with a progress bar and Ctrl-C, prints problems as they come
-/// and the table at the end. Gives the exit status and the report.
+/// fails at once), runs the plan with a progress bar and interrupts, prints problems as they
+/// come and the table at the end. Gives the exit status and the report; a report of no puzzle
+/// is written nowhere (the sinks leave their paths as they were).
 pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Report)> {
     let inputs: Vec<String> = execution.sources.iter().map(Source::name).collect();
     refuse_reports_over_inputs(&execution)?;
+    // Before the first file is opened: from here an interrupt leaves no temporary file.
+    let cancel = interrupt_flag();
     let counters = execution.plan.counters();
     let sinks = execution
         .reports
@@ -199,7 +208,6 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     let mut context = provenance::context(&execution.plan, &execution.limits, &inputs, command);
     context.baseline.clone_from(&execution.baseline);
 
-    let cancel = interrupt_flag();
     execution.plan.cancel = Some(Arc::clone(&cancel));
     let progress = progress_bar(&execution.plan, &execution.sources);
     if execution.sources.iter().any(Source::is_stdin) && io::stdin().is_terminal() {
@@ -256,8 +264,8 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     }
     if interrupted {
         note!(
-            "sudolab: interrupted; the report covers the {0} puzzles done (the first {0} of \
-             the input, in order) and every form of it is marked incomplete",
+            "sudolab: interrupted; the report keeps every search that ended, on {} puzzles, and \
+             every form of it is marked incomplete",
             report.puzzles
         );
         status = Status::Interrupted;
@@ -300,29 +308,20 @@ fn warn_of_unbounded(plan: &Plan) {
     }
 }
 
-/// A report path that names an input or a side file would replace it.
+/// A report path that is an input or a side file, under any name, would replace it.
 fn refuse_reports_over_inputs(execution: &Execution) -> anyhow::Result<()> {
-    let reports = &execution.reports;
-    let mut inputs: Vec<PathBuf> = execution.sources.iter().map(|s| s.path.clone()).collect();
+    let mut inputs: Vec<PathBuf> = execution
+        .sources
+        .iter()
+        .filter(|source| !source.is_stdin())
+        .map(|source| source.path.clone())
+        .collect();
     for sides in execution.sides.iter().chain([&execution.input_sides]) {
         for side in [&sides.counts, &sides.solutions].into_iter().flatten() {
             inputs.push(side.path().to_path_buf());
         }
     }
-    for report in reports {
-        let Ok(report_path) = report.canonicalize() else {
-            continue;
-        };
-        for input in &inputs {
-            if input.canonicalize().ok().as_ref() == Some(&report_path) {
-                bail!(
-                    "{}: this report would overwrite an input; choose another report path",
-                    report.display()
-                );
-            }
-        }
-    }
-    Ok(())
+    refuse_outputs_over_inputs(&execution.reports, &inputs, "report")
 }
 
 /// The strategies named by --strategies (all by default), after checking the options that
@@ -413,24 +412,27 @@ fn bundled_corpus() -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The Ctrl-C flag: the first Ctrl-C asks the run to stop and write its report, a second one
-/// ends the process at once.
+/// The interrupt flag, raised by SIGINT (Ctrl-C), SIGTERM (a batch system's time limit, such
+/// as Slurm's) or SIGHUP (a closed terminal) alike: the first asks the run to stop and write
+/// its reports of the work done, a second ends the process at once, its temporary files
+/// removed.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let handler_flag = Arc::clone(&flag);
     let installed = ctrlc::set_handler(move || {
         if handler_flag.swap(true, Ordering::SeqCst) {
             sudolab::report::remove_partial_files();
-            note!("sudolab: quit at the second Ctrl-C; no report written");
+            remove_staged();
+            note!("sudolab: quit at the second interrupt; no report written");
             std::process::exit(130);
         }
         note!(
-            "sudolab: stopping after the searches under way; the reports will cover the puzzles \
-             done (Ctrl-C again to quit at once, without reports)"
+            "sudolab: interrupted; stopping after the searches under way, the reports will \
+             cover the searches done (interrupt again to quit at once, without reports)"
         );
     });
     if let Err(err) = installed {
-        note!("sudolab: Ctrl-C will end the run without a report: {err}");
+        note!("sudolab: an interrupt will end the run without a report: {err}");
     }
     flag
 }

@@ -476,6 +476,13 @@ fn read_rated(
 
 fn run_against(args: &RateArgs, against: &str) -> anyhow::Result<Status> {
     let (path, column) = split_against(against)?;
+    if let Some(chart) = &args.chart {
+        super::output::refuse_outputs_over_inputs(
+            std::slice::from_ref(chart),
+            std::slice::from_ref(&path),
+            "chart",
+        )?;
+    }
     let limits = check_limits(&args.budget)?;
     let rated = read_rated(&path, column, args.input.read)?;
     let name = path.display().to_string();

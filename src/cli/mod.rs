@@ -124,7 +124,11 @@ enum Command {
     /// writes a results directory: every report form, the experiment file itself and
     /// provenance.json (sudolab version and commit, rustc, CPU, OS, start time, command line).
     /// Re-running it gives the same verdicts, counts and node counters. Mistakes in the file
-    /// are reported with its line and column before anything runs.
+    /// (a missing corpus included) are reported with its line and column before anything runs.
+    /// The directory is written under a temporary name and renamed into place when the run is
+    /// done; one already there is replaced only with --force; a run in which no puzzle ran
+    /// writes nothing. The file's own [output] dir must lie under the file's directory
+    /// unless --allow-outside (--out may name any directory).
     ///
     /// docs/experiments/bundled.toml is the README's main job (every strategy on the bundled
     /// corpus, about a minute); docs/experiments/engines.toml takes a second or two.

@@ -9,7 +9,7 @@ use clap::Args;
 use sudolab::report::{self, Format, Report, render};
 
 use super::Status;
-use super::output::colour_on_stdout;
+use super::output::{colour_on_stdout, refuse_outputs_over_inputs, write_whole};
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
@@ -36,6 +36,7 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
         .iter()
         .map(|path| Format::of(path))
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_outputs_over_inputs(&args.report, &args.inputs, "report")?;
     let mut reports = Vec::new();
     for path in &args.inputs {
         let text = std::fs::read_to_string(path)
@@ -54,7 +55,7 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
         merged.report
     };
     for (path, form) in args.report.iter().zip(forms) {
-        std::fs::write(path, render(form, &report))
+        write_whole(path, render(form, &report).as_bytes())
             .with_context(|| format!("{}: cannot write the report", path.display()))?;
         if form == Format::Csv {
             report::csv::write_problems(path, &report).with_context(|| {

@@ -209,6 +209,13 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         box_shape: args.box_shape,
         variant: args.variant,
     };
+    if let (Some(report), Some(input)) = (&args.report, &args.puzzle) {
+        super::output::refuse_outputs_over_inputs(
+            std::slice::from_ref(report),
+            std::slice::from_ref(input),
+            "report",
+        )?;
+    }
     let puzzle = load_puzzle(args.puzzle.as_deref(), args.puzzle_number, read)?;
     let form = args.form();
     if args.human && form != TraceFormat::Html {

@@ -257,9 +257,16 @@ fn a_saved_experiment_reruns_from_its_results_directory_and_stays_as_it_was() {
     assert_eq!(first.code, 0, "{}", first.stderr);
     let saved = dir.join("results/experiment.toml");
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), text);
-    // The saved copy, run again into its own directory: the copy is its own input.
+    // The saved copy, run again into its own directory (replaced: --force): the copy is its
+    // own input.
     let again = sudolab(
-        &["run", &saved.display().to_string(), "--out", &results],
+        &[
+            "run",
+            &saved.display().to_string(),
+            "--out",
+            &results,
+            "--force",
+        ],
         "",
     );
     assert_eq!(again.code, 0, "{}", again.stderr);

@@ -13,6 +13,7 @@ mod fuzz_small;
 mod generate;
 mod human;
 mod inputs;
+mod outputs;
 mod properties;
 mod robustness;
 mod snapshots;

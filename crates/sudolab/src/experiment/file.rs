@@ -6,10 +6,11 @@
 //! line and the column, found while the file is read, before any search.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
+use toml::Spanned;
 
 use crate::corpus::{Format, Source};
 use crate::model::Shape;
@@ -36,8 +37,13 @@ pub struct Experiment {
     pub limits: Limits,
     /// The strategy the time ratios are relative to.
     pub baseline: Option<String>,
-    /// The results directory (relative paths are relative to the working directory).
+    /// The results directory: `[output] dir` resolved against the file's directory, or
+    /// `results/NAME` under the working directory.
     pub output_dir: PathBuf,
+    /// `[output] dir` as the file writes it, if it does.
+    pub output_written: Option<PathBuf>,
+    /// The directory of the file (what its relative paths are relative to).
+    pub base_dir: PathBuf,
     /// The report forms written there.
     pub forms: Vec<ReportFormat>,
 }
@@ -102,7 +108,7 @@ struct FileSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CorpusSpec {
-    path: PathBuf,
+    path: Spanned<PathBuf>,
     #[serde(default)]
     format: FormatName,
     #[serde(rename = "box")]
@@ -125,10 +131,10 @@ struct RunSpec {
     limit: Option<u64>,
     timeout: Option<DurationText>,
     max_nodes: Option<u64>,
-    repeat: Option<u32>,
-    warmup: Option<u32>,
+    repeat: Option<Spanned<u64>>,
+    warmup: Option<Spanned<u64>>,
     order: Option<Order>,
-    jobs: Option<usize>,
+    jobs: Option<Spanned<u64>>,
     baseline: Option<StrategyName>,
 }
 
@@ -235,17 +241,16 @@ impl Experiment {
     /// its directory) and names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Experiment, ExperimentError> {
         let file = path.display().to_string();
-        let spec: FileSpec = toml::from_str(text).map_err(|err| {
-            let (line, column) = err
-                .span()
-                .map_or((1, 1), |span| line_and_column(text, span.start));
+        let spec = read_spec(text, &file)?;
+        let located = |span: std::ops::Range<usize>, message: String| {
+            let (line, column) = line_and_column(text, span.start);
             ExperimentError::Invalid {
                 file: file.clone(),
                 line,
                 column,
-                message: err.message().replace('\n', " "),
+                message,
             }
-        })?;
+        };
         let rule = |message: String| ExperimentError::Rule {
             file: file.clone(),
             message,
@@ -255,8 +260,9 @@ impl Experiment {
                 "no [[corpus]]: name at least one puzzle file (path = \"...\")".to_string(),
             ));
         }
-        let (sources, sides) = corpora(&spec.corpus, path.parent().unwrap_or(Path::new("")))?;
-        bounds(&spec.run).map_err(rule)?;
+        let base_dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        bounds(&spec.run).map_err(|(span, message)| located(span, message))?;
+        let (sources, sides) = corpora(&spec.corpus, &base_dir)?;
 
         let run = &spec.run;
         let mut limits = Limits::solutions(run.limit.unwrap_or(2))
@@ -275,15 +281,16 @@ impl Experiment {
         }
         let plan = Plan {
             entries,
+            // In range: `bounds` checked them.
             repeats: Repeats {
-                warmup: run.warmup.unwrap_or(0),
-                timed: run.repeat.unwrap_or(1).max(1),
+                warmup: run.warmup.as_ref().map_or(0, |w| *w.get_ref() as u32),
+                timed: run.repeat.as_ref().map_or(1, |r| *r.get_ref() as u32),
             },
             order: run.order.unwrap_or_default(),
-            jobs: run
-                .jobs
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-                .max(1),
+            jobs: run.jobs.as_ref().map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                |jobs| *jobs.get_ref() as usize,
+            ),
             selection: selection(&spec.select).map_err(rule)?,
             cancel: None,
             untimed: false,
@@ -310,12 +317,15 @@ impl Experiment {
                 twice.extension()
             )));
         }
+        // Last, once the text is known to be right: the files it names.
+        readable(&spec.corpus, &sources, &located)?;
         Ok(Experiment {
-            output_dir: spec
-                .output
-                .dir
-                .clone()
-                .unwrap_or_else(|| Path::new("results").join(&name)),
+            output_dir: spec.output.dir.as_ref().map_or_else(
+                || Path::new("results").join(&name),
+                |dir| base_dir.join(dir),
+            ),
+            output_written: spec.output.dir.clone(),
+            base_dir,
             name,
             description: spec.description,
             sources,
@@ -326,6 +336,107 @@ impl Experiment {
             forms,
         })
     }
+}
+
+impl Experiment {
+    /// The files the run reads: the corpora (standard input aside) and the side files, for a
+    /// front end to keep its outputs off them.
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        let corpora = self
+            .sources
+            .iter()
+            .filter(|source| !source.is_stdin())
+            .map(|source| source.path.clone());
+        let sides = self.sides.iter().flat_map(|sides| {
+            [&sides.counts, &sides.solutions]
+                .into_iter()
+                .flatten()
+                .map(|side| side.path().to_path_buf())
+        });
+        corpora.chain(sides).collect()
+    }
+
+    /// `[output] dir` as the file writes it, when it leaves the file's directory tree (an
+    /// absolute path elsewhere, `..`, or a symlink out). An experiment file is something people
+    /// download and run: by itself it writes only under its own directory, and a front end
+    /// refuses anything else unless its user asks.
+    pub fn output_outside(&self) -> Option<&Path> {
+        let written = self.output_written.as_deref()?;
+        (!within(&self.base_dir, &self.output_dir)).then_some(written)
+    }
+}
+
+/// Whether `path` lies in `root`'s tree (or is `root`), symlinks resolved as far as the path
+/// exists and the rest read as written.
+fn within(root: &Path, path: &Path) -> bool {
+    let root = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root
+    };
+    let Ok(root) = root.canonicalize() else {
+        return false;
+    };
+    let mut resolved = PathBuf::new();
+    for component in root.join(path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            other => {
+                resolved.push(other);
+                if let Ok(real) = resolved.canonicalize() {
+                    resolved = real;
+                }
+            }
+        }
+    }
+    resolved.starts_with(&root)
+}
+
+/// The file's shape read from its text: a located error, with a hint for a common slip.
+fn read_spec(text: &str, file: &str) -> Result<FileSpec, ExperimentError> {
+    toml::from_str(text).map_err(|err| {
+        let (line, column) = err
+            .span()
+            .map_or((1, 1), |span| line_and_column(text, span.start));
+        let mut message = err.message().replace('\n', " ");
+        if let Some(hint) = slip(text) {
+            message.push_str("; ");
+            message.push_str(hint);
+        }
+        ExperimentError::Invalid {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        }
+    })
+}
+
+/// A hint for the two common slips that serde's words do not explain: `[corpus]` (one table)
+/// for `[[corpus]]` (a list of tables), and `strategy = [...]` (names) for `strategies`.
+fn slip(text: &str) -> Option<&'static str> {
+    let table: toml::Table = text.parse().ok()?;
+    if table.get("corpus").is_some_and(toml::Value::is_table) {
+        return Some(
+            "did you mean [[corpus]]? each corpus is a table of its own, in double brackets",
+        );
+    }
+    let names = |value: &toml::Value| {
+        value.is_str()
+            || value
+                .as_array()
+                .is_some_and(|items| items.iter().any(toml::Value::is_str))
+    };
+    if table.get("strategy").is_some_and(names) {
+        return Some(
+            "did you mean strategies = [...]? a list of names is `strategies`; [[strategy]] is \
+             a table per strategy with its own limits",
+        );
+    }
+    None
 }
 
 /// An experiment's `name` names its results directory (`results/NAME`): one path component,
@@ -386,6 +497,26 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
+/// Opens each corpus file once, so that a missing one is found before anything runs, located
+/// at its `path`.
+fn readable(
+    corpora: &[CorpusSpec],
+    sources: &[Source],
+    located: &dyn Fn(std::ops::Range<usize>, String) -> ExperimentError,
+) -> Result<(), ExperimentError> {
+    for (corpus, source) in corpora.iter().zip(sources) {
+        if !source.is_stdin()
+            && let Err(err) = std::fs::File::open(&source.path)
+        {
+            return Err(located(
+                corpus.path.span(),
+                format!("corpus {}: cannot read: {err}", source.path.display()),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The sources and side files of the `[[corpus]]` tables, paths relative to `base_dir`.
 fn corpora(
     corpora: &[CorpusSpec],
@@ -402,7 +533,7 @@ fn corpora(
     let mut sides = Vec::new();
     for corpus in corpora {
         sources.push(Source {
-            path: resolve(&corpus.path),
+            path: resolve(corpus.path.get_ref()),
             format: corpus.format.0,
             shape: corpus.box_shape.map(|shape| shape.0),
             variant: None,
@@ -420,23 +551,25 @@ fn corpora(
     Ok((sources, sides))
 }
 
-/// The `[run]` numbers that have a ceiling.
-fn bounds(run: &RunSpec) -> Result<(), String> {
-    for (key, value, max) in [
-        (
-            "repeat",
-            run.repeat.map(u64::from),
-            u64::from(super::MAX_REPEATS),
-        ),
-        (
-            "warmup",
-            run.warmup.map(u64::from),
-            u64::from(super::MAX_REPEATS),
-        ),
-        ("jobs", run.jobs.map(|j| j as u64), super::MAX_JOBS as u64),
+/// The `[run]` numbers, in the command line's bounds (`--repeat`, `--warmup`, `--jobs`), with
+/// the place of a value out of them.
+fn bounds(run: &RunSpec) -> Result<(), (std::ops::Range<usize>, String)> {
+    let repeats = u64::from(super::MAX_REPEATS);
+    for (key, value, min, max, unit) in [
+        ("repeat", &run.repeat, 1, repeats, " repeats"),
+        ("warmup", &run.warmup, 0, repeats, " warmup searches"),
+        ("jobs", &run.jobs, 1, super::MAX_JOBS as u64, " jobs"),
     ] {
-        if value.is_some_and(|value| value > max) {
-            return Err(format!("[run] {key} is at most {max}"));
+        if let Some(value) = value
+            && !(min..=max).contains(value.get_ref())
+        {
+            return Err((
+                value.span(),
+                format!(
+                    "[run] {key}: expected {min} to {max}{unit}, found {}",
+                    value.get_ref()
+                ),
+            ));
         }
     }
     Ok(())
@@ -476,11 +609,12 @@ mod tests {
 
     #[test]
     fn a_full_file_becomes_a_plan() {
-        let experiment = parse(
+        // Beside the bundled corpus, so that the corpus it names is there.
+        let experiment = Experiment::parse(
             r#"
 name = "demo"
 [[corpus]]
-path = "puzzles.txt"
+path = "reference.txt"
 box = "2x3"
 [select]
 shard = "2/3"
@@ -501,10 +635,14 @@ max_nodes = 1000
 [output]
 forms = ["md", ".json"]
 "#,
+            Path::new("../../corpora/e.toml"),
         )
         .expect("a valid file");
         assert_eq!(experiment.name, "demo");
-        assert_eq!(experiment.sources[0].path, Path::new("dir/puzzles.txt"));
+        assert_eq!(
+            experiment.sources[0].path,
+            Path::new("../../corpora/reference.txt")
+        );
         assert_eq!(experiment.sources[0].shape, Some(Shape::new(2, 3).unwrap()));
         assert_eq!(
             experiment.plan.selection,

@@ -25,6 +25,36 @@ use crate::strategy::Stop;
 /// evenly over the jobs.
 const CHUNK: usize = 32;
 
+/// What became of a puzzle's searches when its batch ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ran {
+    /// Every search ended.
+    Whole,
+    /// Some ended before the run was interrupted: the puzzle is handed on with those alone
+    /// (its cancelled searches are left out of its result, rows and cross-check).
+    Part,
+    /// None ended: the puzzle is not handed on.
+    Nothing,
+}
+
+/// A puzzle's result without its cancelled searches, and what that leaves: an interrupted run
+/// keeps every search that ended, whichever order ran them (in engine order, the strategies
+/// before the one under way have searched the whole batch).
+fn without_cancelled(checked: Checked) -> (Ran, Checked) {
+    if !checked.cancelled() {
+        return (Ran::Whole, checked);
+    }
+    let Checked { item, mut runs, .. } = checked;
+    runs.retain(|run| run.stopped != Some(Stop::Cancelled));
+    let ran = if runs.is_empty() {
+        Ran::Nothing
+    } else {
+        Ran::Part
+    };
+    // Cross-checked again, among the searches that ended.
+    (ran, finish(item, runs))
+}
+
 /// How many puzzles per job a batch holds: enough that the slowest puzzle of a batch rarely
 /// leaves the other threads idle (with 16 per job, two jobs gave 1.53 times the throughput of
 /// one; with 256, 1.86 times).
@@ -36,16 +66,17 @@ pub(super) const BATCH_PER_JOB: usize = 256;
 /// Puzzles are run in batches of 256 per job on a pool of `plan.jobs` threads, in `plan.order`;
 /// each search is timed on its own thread. The selection is applied to the items' ordinals (a
 /// sample keeps at most its size in memory). The cancel flag is looked at between items and
-/// batches, and an interrupted run hands on a prefix of its puzzles ([`Ended::interrupted`]);
-/// an error from `on_done` ends the run and is returned.
+/// batches; an interrupted run hands on every puzzle with a search that ended, with the
+/// searches that ended ([`Ended::interrupted`]), and runs no later batch. An error from
+/// `on_done` ends the run and is returned.
 ///
 /// What a caller makes of a puzzle (report rows, formatted lines) is made in parallel by
 /// `map`, and only what must be in order (writing) is left to the calling thread. `tally(part,
 /// result)` is called on the workers for every result that will be handed on, before it is:
 /// each batch's results are split into as many parts as the plan has jobs, and one part's
 /// results are tallied one call after another, so a caller can keep one accumulator per part
-/// without contention and merge them at the end. A result that is not handed on (after a
-/// cancelled search) is not tallied.
+/// without contention and merge them at the end. A result that is not handed on (a puzzle none
+/// of whose searches ended) is not tallied.
 pub struct Runner<'r, M, Y> {
     plan: &'r Plan,
     progress: &'r (dyn Fn(u64) + Sync),
@@ -150,9 +181,9 @@ where
 pub struct Ended {
     /// Puzzles run and handed on.
     pub puzzles: u64,
-    /// Whether the cancel flag stopped the run. The puzzles handed on are then the first
-    /// `puzzles` of the input (of the selection): the first puzzle with a cancelled search and
-    /// every later one are not handed on, even those that finished.
+    /// Whether the cancel flag stopped the run. The puzzles handed on are then those of the
+    /// batches run with at least one search that ended, each with the searches that ended:
+    /// every finished (puzzle, strategy) pair and no other.
     pub interrupted: bool,
 }
 
@@ -200,17 +231,16 @@ pub(super) fn run_tallied<T: Send, E>(
         puzzles: 0,
         interrupted: false,
     };
-    // Hands on a batch's results in order, up to the first cancelled puzzle: later puzzles of
-    // the batch may have finished (another job ran them), but the puzzles handed on must be a
-    // prefix of the input, without holes, so a report of an interrupted run is the report of its first puzzles.
-    let mut absorb = |done: Vec<(bool, T)>, ended: &mut Ended| -> Result<(), E> {
-        for (cancelled, mapped) in done {
-            if cancelled {
+    // Hands on a batch's results in order: every puzzle with a search that ended.
+    let mut absorb = |done: Vec<(Ran, T)>, ended: &mut Ended| -> Result<(), E> {
+        for (ran, mapped) in done {
+            if ran != Ran::Whole {
                 ended.interrupted = true;
-                break;
             }
-            ended.puzzles += 1;
-            on_done(mapped)?;
+            if ran != Ran::Nothing {
+                ended.puzzles += 1;
+                on_done(mapped)?;
+            }
         }
         Ok(())
     };
@@ -230,9 +260,9 @@ pub(super) fn run_tallied<T: Send, E>(
         },
         |batch: &mut Vec<Item>| {
             let done = run_batch(plan, std::mem::take(batch), progress, &map, &tally);
-            // Nothing after a cancelled search is handed on: the batches sent meanwhile are
-            // dropped unrun, and so never tallied.
-            if done.iter().any(|(cancelled, _)| *cancelled) {
+            // No batch after a cancelled search runs: the batches sent meanwhile are dropped
+            // unrun, and so never tallied.
+            if done.iter().any(|(ran, _)| *ran != Ran::Whole) {
                 ControlFlow::Break(done)
             } else {
                 ControlFlow::Continue(done)
@@ -258,25 +288,22 @@ pub(super) fn parts(plan: &Plan) -> usize {
     plan.jobs.clamp(1, MAX_JOBS)
 }
 
-/// Tallies, in `parts` parts on the current pool, the results of a batch up to its first
-/// cancelled one (those that will be handed on): [`run_batch`]'s pass when the cancel flag
-/// was raised during the batch.
+/// Tallies, in `parts` parts on the current pool, the results of a batch that will be handed
+/// on (those with a search that ended): [`run_batch`]'s pass when a search of the batch was
+/// cancelled.
 fn tally_handed_on<T: Send>(
-    done: &mut [(bool, T)],
+    done: &mut [(Ran, T)],
     parts: usize,
     tally: &(impl Fn(usize, &mut T) + Sync),
 ) {
-    let handed_on = done
-        .iter()
-        .position(|(cancelled, _)| *cancelled)
-        .unwrap_or(done.len());
-    let per_part = handed_on.div_ceil(parts).max(1);
-    done[..handed_on]
-        .par_chunks_mut(per_part)
+    let per_part = done.len().div_ceil(parts).max(1);
+    done.par_chunks_mut(per_part)
         .enumerate()
         .for_each(|(part, results)| {
-            for (_, result) in results {
-                tally(part, result);
+            for (ran, result) in results {
+                if *ran != Ran::Nothing {
+                    tally(part, result);
+                }
             }
         });
 }
@@ -341,36 +368,36 @@ impl<I: Iterator<Item = Item>> Batches<I> {
     }
 }
 
-/// One batch, in the plan's order, on the current pool; each puzzle's `map`ped result in the
-/// batch's order, with whether its searches were cancelled, and every result that will be
-/// handed on tallied ([`run_tallied`]).
+/// One batch, in the plan's order, on the current pool; each puzzle's `map`ped result (without
+/// its cancelled searches) in the batch's order, with what ran of it, and every result that
+/// will be handed on tallied ([`run_tallied`]).
 ///
 /// In engine order the tally is made as each result is mapped, on its worker, into that
 /// worker's part: one wait for the slowest job fewer per batch. That is exact only when every
-/// result of the batch is handed on, that is when no search was cancelled, which the searches'
-/// chunks record as they end. Otherwise (and in puzzle order) the results are tallied
-/// afterwards up to the first cancelled one ([`tally_handed_on`]).
+/// result of the batch is handed on whole, that is when no search was cancelled, which the
+/// searches' chunks record as they end. Otherwise (and in puzzle order) the results are
+/// tallied afterwards ([`tally_handed_on`]).
 pub(super) fn run_batch<T: Send>(
     plan: &Plan,
     batch: Vec<Item>,
     progress: &(dyn Fn(u64) + Sync),
     map: &(impl Fn(Checked) -> T + Sync),
     tally: &(impl Fn(usize, &mut T) + Sync),
-) -> Vec<(bool, T)> {
+) -> Vec<(Ran, T)> {
     let parts = parts(plan);
     let finished = |checked: Checked, tallied: bool| {
-        let cancelled = checked.cancelled();
+        let (ran, checked) = without_cancelled(checked);
         let mut mapped = map(checked);
         if tallied {
             // Worker threads are numbered from 0 in a pool of `parts` threads.
             let part = rayon::current_thread_index().unwrap_or(0) % parts;
             tally(part, &mut mapped);
         }
-        (cancelled, mapped)
+        (ran, mapped)
     };
-    let (mut done, tallied): (Vec<(bool, T)>, bool) = match plan.order {
-        // Searches and mapping share one pass: a puzzle mapped early may come after one whose
-        // search is cancelled later, so the tally waits for the whole batch.
+    let (mut done, tallied): (Vec<(Ran, T)>, bool) = match plan.order {
+        // Searches and mapping share one pass: a puzzle mapped early may be handed on while a
+        // later one is cancelled, so the tally waits for the whole batch.
         Order::Puzzle => (
             batch
                 .into_par_iter()

@@ -305,7 +305,8 @@ fn finish_sinks(sinks: Vec<Sink>, report: &Report) -> Result<(), SinkError> {
     for sink in sinks {
         let path = sink.path().to_path_buf();
         sink.finish(report)?;
-        if Format::of(&path).ok() == Some(Format::Csv) {
+        // A report of no puzzle is not written (`Sink::finish`), and neither is its companion.
+        if report.puzzles > 0 && Format::of(&path).ok() == Some(Format::Csv) {
             csv::write_problems(&path, report).map_err(|source| SinkError::Write {
                 path: csv::problems_path(&path).display().to_string(),
                 source,

@@ -21,7 +21,7 @@ use crate::corpus::{Block, Place, Source, Walk, key};
 use crate::model::{LineRecord, parse_line_record};
 
 use super::input::{InputProblem, Items, Sides, attach};
-use super::run::{BATCH_PER_JOB, Ended, PoolError, run_batch, run_tallied, worker_pool};
+use super::run::{BATCH_PER_JOB, Ended, PoolError, Ran, run_batch, run_tallied, worker_pool};
 use super::side::SideError;
 use super::{Checked, Item, Plan, Selection};
 
@@ -164,9 +164,9 @@ pub(super) fn run_walk<T: Send, E>(
         let places = block.take_places();
         let (slots, items) = items_of(plan, &mut numbering, block, places, names);
         let done = run_batch(plan, items, progress, &map, &tally);
-        // Nothing after a cancelled search or a side file's error is handed on: the blocks
-        // sent meanwhile are dropped unrun, and so never tallied.
-        let stop = done.iter().any(|(cancelled, _)| *cancelled)
+        // No block after a cancelled search or a side file's error runs: the blocks sent
+        // meanwhile are dropped unrun, and so never tallied.
+        let stop = done.iter().any(|(ran, _)| *ran != Ran::Whole)
             || slots.iter().any(|slot| matches!(slot, Slot::Fatal(_)));
         if stop {
             ControlFlow::Break((slots, done))
@@ -273,11 +273,12 @@ fn run_sampled<T: Send, E>(
     ended
 }
 
-/// Hands on a block's problems and results in input order, up to the first cancelled search
-/// ([`Ended::interrupted`]) or a side file's error, where the walk ends.
+/// Hands on a block's problems and results in input order: every puzzle with a search that
+/// ended ([`Ended::interrupted`] when some did not), up to a side file's error, where the walk
+/// ends.
 fn hand_on<T, E>(
     slots: Vec<Slot>,
-    done: Vec<(bool, T)>,
+    done: Vec<(Ran, T)>,
     ended: &mut Ended,
     on_problem: &mut impl FnMut(InputProblem),
     on_done: &mut impl FnMut(T) -> Result<(), E>,
@@ -292,17 +293,22 @@ fn hand_on<T, E>(
                 return Ok(ControlFlow::Break(()));
             }
             Slot::Ran => {
-                let (stopped, result) = done.next().expect("one result per item run");
-                if stopped {
+                let (ran, result) = done.next().expect("one result per item run");
+                if ran != Ran::Whole {
                     ended.interrupted = true;
-                    return Ok(ControlFlow::Break(()));
                 }
-                ended.puzzles += 1;
-                on_done(result)?;
+                if ran != Ran::Nothing {
+                    ended.puzzles += 1;
+                    on_done(result)?;
+                }
             }
         }
     }
-    Ok(ControlFlow::Continue(()))
+    Ok(if ended.interrupted {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    })
 }
 
 /// A place of a block once parsed: an item (its ordinal not yet given) with its source, or a

@@ -328,10 +328,22 @@ pub struct Report {
 }
 
 impl Report {
+    /// How many rows the run made: a row per search of each strategy (an interrupted run's
+    /// strategies may have searched different numbers of puzzles), or, in a report without
+    /// summaries, one per puzzle and strategy.
+    fn run_rows(&self) -> u64 {
+        // Saturating: a hostile report's counts must not wrap into "complete".
+        if self.summary.is_empty() {
+            return self.puzzles.saturating_mul(self.strategies.len() as u64);
+        }
+        self.summary
+            .iter()
+            .fold(0u64, |rows, summary| rows.saturating_add(summary.runs))
+    }
+
     /// Whether the rows listed are all the rows of the run.
     pub fn rows_truncated(&self) -> bool {
-        // Saturating: a hostile report's puzzle count must not wrap into "complete".
-        (self.rows.len() as u64) < self.puzzles.saturating_mul(self.strategies.len() as u64)
+        (self.rows.len() as u64) < self.run_rows()
     }
 
     /// The rows the Markdown and HTML per-puzzle tables list: the first [`KEPT_ROWS`], however
@@ -344,10 +356,7 @@ impl Report {
     /// How many rows of the run the per-puzzle tables leave out: the rows beyond
     /// [`Report::listed_rows`], counting those a report kept in memory never held.
     pub fn rows_left_out(&self) -> u64 {
-        let total = self
-            .puzzles
-            .saturating_mul(self.strategies.len() as u64)
-            .max(self.rows.len() as u64);
+        let total = self.run_rows().max(self.rows.len() as u64);
         total - self.listed_rows().len() as u64
     }
 
@@ -366,11 +375,30 @@ impl Report {
                 c.merged_from.len() + c.missing_shards.len()
             )
         } else if !c.merged_from.is_empty() {
-            "a merged shard was interrupted; each shard covers a prefix of its puzzles".to_string()
-        } else {
+            "a merged shard was interrupted; each shard covers the searches that ended before it \
+             stopped"
+                .to_string()
+        } else if self
+            .summary
+            .iter()
+            .all(|summary| summary.runs == self.puzzles)
+        {
             format!(
-                "the run was interrupted; this covers the first {} puzzles of its input",
+                "the run was interrupted; this covers the {} puzzles whose searches ended before \
+                 it stopped",
                 self.puzzles
+            )
+        } else {
+            let searched: Vec<String> = self
+                .summary
+                .iter()
+                .map(|summary| format!("{} {}", summary.strategy, summary.runs))
+                .collect();
+            format!(
+                "the run was interrupted; this covers the searches that ended before it stopped, \
+                 on {} puzzles (puzzles searched: {}; the rows say which)",
+                self.puzzles,
+                searched.join(", ")
             )
         })
     }

@@ -110,7 +110,8 @@ pub enum SinkError {
 
 /// A report file, open for the run. It is written under a temporary name beside its path
 /// (`.NAME.partial`) and renamed at [`Sink::finish`], so a run that dies half-way leaves an
-/// existing report at the path untouched, never an empty or truncated one.
+/// existing report at the path untouched, never an empty or truncated one; a report of no
+/// puzzle is not written at all (a run that read nothing replaces no earlier report).
 pub struct Sink {
     path: PathBuf,
     partial: PathBuf,
@@ -204,8 +205,13 @@ impl Sink {
         result.map_err(|source| self.error(source))
     }
 
-    /// Ends the file with the whole report.
+    /// Ends the file with the whole report and puts it at its path; a report of no puzzle is
+    /// dropped instead, its temporary file removed and the path left as it was.
     pub fn finish(mut self, report: &Report) -> Result<(), SinkError> {
+        if report.puzzles == 0 {
+            // `drop` removes the temporary file of a sink still holding its writer.
+            return Ok(());
+        }
         let writer = self.writer.take().expect("a sink is finished once");
         let result = match writer {
             Writer::Whole(form, mut out) => out
