@@ -617,8 +617,7 @@ fn a_csv_reports_problems_file_is_an_output_too() {
     assert_eq!(
         run.stderr,
         format!(
-            "sudolab: {}: this report would overwrite an input; choose another report path\n",
-            input
+            "sudolab: {input}: this report would overwrite an input; choose another report path\n"
         )
     );
     assert_eq!(std::fs::read_to_string(&input).unwrap(), PUZZLE);
