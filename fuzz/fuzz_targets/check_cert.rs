@@ -10,7 +10,9 @@ use sudolab::certcheck::{self, Verdict};
 use sudolab::model::{Grid, Shape};
 use sudolab::strategy::{self, Limits};
 
-const STEPS: [&str; 6] = ["format", "puzzle", "solution", "blocking", "witness", "proof"];
+const STEPS: [&str; 6] = [
+    "format", "puzzle", "solution", "blocking", "witness", "proof",
+];
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -35,17 +37,31 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let shape = Shape::new(rows, cols).expect("the checker took the shape");
-    let puzzle = Grid::from_cells(shape, bundle.puzzle.clone()).expect("the checker took the cells");
+    let puzzle =
+        Grid::from_cells(shape, bundle.puzzle.clone()).expect("the checker took the cells");
     let fast = strategy::find("fast").unwrap();
     let mut found: Vec<Grid> = Vec::new();
-    let outcome = fast.search(&puzzle, &Limits::solutions(2), &mut |grid| found.push(grid.clone()));
-    assert!(outcome.stopped.is_none() || found.len() == 2, "fast gave up");
+    let outcome = fast.search(&puzzle, &Limits::solutions(2), &mut |grid| {
+        found.push(grid.clone())
+    });
+    assert!(
+        outcome.stopped.is_none() || found.len() == 2,
+        "fast gave up"
+    );
     match verified.verdict {
         Verdict::Unique => {
-            assert_eq!(found.len(), 1, "a unique certificate for a puzzle with {} solutions", found.len());
+            assert_eq!(
+                found.len(),
+                1,
+                "a unique certificate for a puzzle with {} solutions",
+                found.len()
+            );
             assert_eq!(found[0].cells(), &bundle.solutions[0][..]);
         }
-        Verdict::None => assert!(found.is_empty(), "a no-solution certificate for a solvable puzzle"),
+        Verdict::None => assert!(
+            found.is_empty(),
+            "a no-solution certificate for a solvable puzzle"
+        ),
         Verdict::Multiple => assert_eq!(found.len(), 2),
     }
 });

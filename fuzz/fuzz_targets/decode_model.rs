@@ -59,8 +59,14 @@ fuzz_target!(|data: &[u8]| {
         Ok(None) => {}
         Err(err) => {
             match &err {
-                DecodeError::BadComment { line, .. } | DecodeError::BadLiteral { line, .. } => {
+                DecodeError::BadComment { line, .. }
+                | DecodeError::BadLiteral { line, .. }
+                | DecodeError::BadClause { line, .. }
+                | DecodeError::Contradiction { line, .. } => {
                     assert!(*line >= 1, "an error on line 0: {err}");
+                }
+                DecodeError::Falsified { number, line, .. } => {
+                    assert!(*number >= 1 && *line >= 1, "a clause 0 or line 0: {err}");
                 }
                 DecodeError::NotSudolab | DecodeError::NotASolution(_) => {}
             }
