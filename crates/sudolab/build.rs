@@ -70,7 +70,10 @@ fn main() {
     }
     let env = |name: &str| std::env::var(name).unwrap_or_default();
     println!("cargo:rustc-env=SUDOLAB_BUILD_PROFILE={}", env("PROFILE"));
-    println!("cargo:rustc-env=SUDOLAB_BUILD_OPT_LEVEL={}", env("OPT_LEVEL"));
+    println!(
+        "cargo:rustc-env=SUDOLAB_BUILD_OPT_LEVEL={}",
+        env("OPT_LEVEL")
+    );
     println!("cargo:rustc-env=SUDOLAB_BUILD_TARGET={}", env("TARGET"));
     let mut features: Vec<String> = std::env::vars()
         .filter_map(|(name, _)| {

@@ -11,10 +11,8 @@ use sudolab::experiment::provenance::{file_sha256, load_warning, tree_state};
 use crate::cli::{BOARD_A, BOARD_A_SOLUTION, sudolab};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sudolab-provenance-{name}-{}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("sudolab-provenance-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -25,7 +23,14 @@ fn git(dir: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
         .arg("-C")
         .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .output()
         .expect("git runs");
@@ -226,7 +231,10 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
     let context = &json["context"];
 
     // The data: each input and side file by its SHA-256, as sha256sum computes it.
-    assert_eq!(context["input_hashes"], serde_json::json!([sha256sum(&input)]));
+    assert_eq!(
+        context["input_hashes"],
+        serde_json::json!([sha256sum(&input)])
+    );
     assert_eq!(
         context["side_files"],
         serde_json::json!([
@@ -250,7 +258,12 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
     );
     assert_eq!(kind(&build["opt_level"]), "string");
     assert_eq!(kind(&build["features"]), "array");
-    assert!(build["target"].as_str().unwrap().contains(std::env::consts::ARCH));
+    assert!(
+        build["target"]
+            .as_str()
+            .unwrap()
+            .contains(std::env::consts::ARCH)
+    );
     assert!(["null", "string"].contains(&kind(&build["target_cpu"])));
     let enabled: Vec<&str> = build["target_features"]
         .as_array()

@@ -46,8 +46,23 @@ pub fn tree_state(dir: &Path, anchor: &str) -> Option<TreeState> {
     git(&["ls-files", "--error-unmatch", "--", anchor])?;
     let top = text(git(&["rev-parse", "--show-toplevel"])?)?;
     let commit = text(git(&["rev-parse", "--short=12", "HEAD"])?)?;
-    let changed = git(&["diff", "HEAD", "--name-only", "--no-renames", "-z", "--", ":/"])?;
-    let untracked = git(&["ls-files", "-z", "--others", "--exclude-standard", "--", ":/"])?;
+    let changed = git(&[
+        "diff",
+        "HEAD",
+        "--name-only",
+        "--no-renames",
+        "-z",
+        "--",
+        ":/",
+    ])?;
+    let untracked = git(&[
+        "ls-files",
+        "-z",
+        "--others",
+        "--exclude-standard",
+        "--",
+        ":/",
+    ])?;
     // `ls-files` names paths relative to `dir`, `diff --name-only` relative to the top.
     let prefix = text(git(&["rev-parse", "--show-prefix"])?)?;
     let mut paths: Vec<String> = split_z(&changed)

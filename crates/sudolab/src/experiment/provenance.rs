@@ -144,9 +144,9 @@ pub fn load_warning(
         (None, None) => return None,
         (Some(start), None) => format!("{start:.2} at the start"),
         (None, Some(end)) => format!("{end:.2} at the end, {jobs} of it this run's"),
-        (Some(start), Some(end)) => format!(
-            "{start:.2} at the start and {end:.2} at the end, {jobs} of it this run's"
-        ),
+        (Some(start), Some(end)) => {
+            format!("{start:.2} at the start and {end:.2} at the end, {jobs} of it this run's")
+        }
     };
     Some(format!(
         "the load average was {when}, more than the {free} of {cores} {} this run's {jobs} {} \

@@ -132,7 +132,10 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
         pairs.push(("os", c.os.clone()));
     }
     if let Some(build) = &c.build {
-        let mut text = format!("{} (opt-level {}), {}", build.profile, build.opt_level, build.target);
+        let mut text = format!(
+            "{} (opt-level {}), {}",
+            build.profile, build.opt_level, build.target
+        );
         if let Some(cpu) = &build.target_cpu {
             text.push_str(&format!(", target-cpu {cpu}"));
         }
