@@ -244,7 +244,29 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
         ])
     );
 
-    // The build: this test runs in a git checkout, so the commit and the dirty flag are known.
+    assert_build(context);
+    assert_machine(context);
+    // The warning is recorded exactly when it is printed.
+    match &context["load_warning"] {
+        Value::String(warning) => {
+            assert!(
+                run.stderr
+                    .contains(&format!("sudolab: warning: {warning}\n")),
+                "{}",
+                run.stderr
+            );
+        }
+        other => {
+            assert_eq!(other, &Value::Null);
+            assert!(!run.stderr.contains("load average"), "{}", run.stderr);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The build's fields: this test runs in a git checkout, so the commit and the dirty flag are
+/// known.
+fn assert_build(context: &Value) {
     assert_eq!(kind(&context["commit"]), "string");
     assert_eq!(kind(&context["dirty"]), "bool");
     match context["dirty"].as_bool() {
@@ -275,8 +297,10 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
     assert_eq!(enabled.contains(&"avx2"), cfg!(target_feature = "avx2"));
     assert_eq!(enabled.contains(&"popcnt"), cfg!(target_feature = "popcnt"));
     assert_eq!(kind(&context["rustc"]), "string");
+}
 
-    // The machine: on Linux every field is there; elsewhere each may be null.
+/// The machine's fields: on Linux every one is there; elsewhere each may be null.
+fn assert_machine(context: &Value) {
     let machine = &context["machine"];
     let cores = std::thread::available_parallelism().map_or(0, usize::from);
     assert_eq!(machine["cores"].as_u64(), Some(cores as u64));
@@ -298,23 +322,7 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .all(|flag| flag.is_string())
+                .all(Value::is_string)
         );
     }
-    // The warning is recorded exactly when it is printed.
-    match &context["load_warning"] {
-        Value::String(warning) => {
-            assert!(
-                run.stderr
-                    .contains(&format!("sudolab: warning: {warning}\n")),
-                "{}",
-                run.stderr
-            );
-        }
-        other => {
-            assert_eq!(other, &Value::Null);
-            assert!(!run.stderr.contains("load average"), "{}", run.stderr);
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
 }
