@@ -125,6 +125,16 @@ pub fn merge(reports: Vec<(String, Report)>, allow_partial: bool) -> Result<Merg
     context.merged_from = Vec::new();
     context.merged_cpus = Vec::new();
     context.missing_shards.clone_from(&missing);
+    // A busy machine under any shard makes the merged times compare only as ratios: each
+    // shard's warning is kept, named by its file.
+    let busy: Vec<String> = reports
+        .iter()
+        .filter_map(|(file, report)| {
+            let warning = report.context.load_warning.as_ref()?;
+            Some(format!("{file}: {warning}"))
+        })
+        .collect();
+    context.load_warning = (!busy.is_empty()).then(|| busy.join("; "));
     let mut rows = Vec::new();
     let mut problems = Vec::new();
     let mut input_errors = Vec::new();
@@ -385,6 +395,19 @@ mod tests {
               a shard"
             ]
         );
+    }
+
+    #[test]
+    fn every_shards_load_warning_is_kept() {
+        let mut shards = shard_reports(2);
+        shards[1].1.context.load_warning = Some("busy".into());
+        let merged = merge(shards, false).expect("shards merge");
+        assert_eq!(
+            merged.report.context.load_warning.as_deref(),
+            Some("s2.json: busy")
+        );
+        let merged = merge(shard_reports(2), false).expect("shards merge");
+        assert_eq!(merged.report.context.load_warning, None);
     }
 
     #[test]

@@ -107,7 +107,8 @@ pub struct Context {
     /// The machine the run used (`null` in reports older than the field).
     pub machine: Option<Machine>,
     /// Set when the machine's load left fewer cores free than the run's jobs, at its start or
-    /// its end: times then compare only as ratios within the run.
+    /// its end: times then compare only as ratios within the run. A merge keeps every
+    /// shard's, each after its file's name.
     pub load_warning: Option<String>,
     /// The operating system.
     pub os: String,
@@ -214,7 +215,8 @@ pub struct SideFileHash {
     pub path: String,
     /// What it gives: `counts` or `solutions`.
     pub kind: String,
-    /// `sha256:` and 64 hex digits (`null` when it could not be read again).
+    /// `sha256:` and 64 hex digits, read again when the run starts (`null` when it could not
+    /// be).
     pub sha256: Option<String>,
 }
 
