@@ -8,7 +8,7 @@ use std::process::Command;
 use serde_json::Value;
 use sudolab::experiment::provenance::{file_sha256, load_warning, tree_state};
 
-use crate::cli::{BOARD_A, BOARD_A_SOLUTION, sudolab};
+use crate::cli::{BOARD_A, BOARD_A_SOLUTION, LOAD_WARNING};
 
 fn scratch(name: &str) -> PathBuf {
     let dir =
@@ -154,7 +154,7 @@ fn the_load_warning_names_the_load_the_cores_and_the_jobs() {
         load_warning(Some(1.5), None, 2, 1).as_deref(),
         Some(
             "the load average was 1.50 at the start, more than the 1 of 2 cores this run's 1 job \
-             left free: searches waited for a core, so times compare only as ratios within this \
+             left free: the engines waited for a core, so times compare only as ratios within this \
              run"
         )
     );
@@ -163,7 +163,7 @@ fn the_load_warning_names_the_load_the_cores_and_the_jobs() {
         load_warning(Some(0.2), Some(2.5), 2, 1).as_deref(),
         Some(
             "the load average was 2.50 at the end, 1 of it this run's, more than the 1 of 2 cores \
-             this run's 1 job left free: searches waited for a core, so times compare only as \
+             this run's 1 job left free: the engines waited for a core, so times compare only as \
              ratios within this run"
         )
     );
@@ -171,7 +171,7 @@ fn the_load_warning_names_the_load_the_cores_and_the_jobs() {
         load_warning(Some(6.0), Some(8.25), 4, 2).as_deref(),
         Some(
             "the load average was 6.00 at the start and 8.25 at the end, 2 of it this run's, \
-             more than the 2 of 4 cores this run's 2 jobs left free: searches waited for a core, \
+             more than the 2 of 4 cores this run's 2 jobs left free: the engines waited for a core, \
              so times compare only as ratios within this run"
         )
     );
@@ -180,7 +180,7 @@ fn the_load_warning_names_the_load_the_cores_and_the_jobs() {
         load_warning(Some(0.01), None, 1, 1).as_deref(),
         Some(
             "the load average was 0.01 at the start, more than the 0 of 1 core this run's 1 job \
-             left free: searches waited for a core, so times compare only as ratios within this \
+             left free: the engines waited for a core, so times compare only as ratios within this \
              run"
         )
     );
@@ -209,8 +209,9 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
     let solutions = dir.join("solutions.txt");
     std::fs::write(&solutions, format!("{BOARD_A_SOLUTION}\n")).unwrap();
     let report = dir.join("report.json");
-    let run = sudolab(
-        &[
+    // Run directly: the shared helper leaves the load warning out of standard error.
+    let output = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args([
             "compare",
             "-s",
             "fast",
@@ -223,9 +224,14 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
             "--report",
             report.to_str().unwrap(),
             input.to_str().unwrap(),
-        ],
-        "",
-    );
+        ])
+        .output()
+        .expect("the binary runs");
+    let run = crate::cli::Run {
+        code: output.status.code().expect("exited normally"),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    };
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let context = &json["context"];
@@ -255,6 +261,7 @@ fn a_json_report_identifies_the_build_the_data_and_the_machine() {
                 "{}",
                 run.stderr
             );
+            assert!(format!("sudolab: warning: {warning}").starts_with(LOAD_WARNING));
         }
         other => {
             assert_eq!(other, &Value::Null);

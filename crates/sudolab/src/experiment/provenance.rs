@@ -150,7 +150,7 @@ pub fn load_warning(
     };
     Some(format!(
         "the load average was {when}, more than the {free} of {cores} {} this run's {jobs} {} \
-         left free: searches waited for a core, so times compare only as ratios within this run",
+         left free: the engines waited for a core, so times compare only as ratios within this run",
         plural(cores, "core"),
         plural(jobs, "job"),
     ))
