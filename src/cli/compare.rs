@@ -243,6 +243,9 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     notes.finish();
     let Compared { report, ended } = compared?;
     let interrupted = ended.interrupted;
+    if let Some(warning) = &report.context.load_warning {
+        eprintln!("sudolab: warning: {warning}");
+    }
 
     let mut stdout = io::stdout().lock();
     // Each problem went to standard error as it was found; on one terminal, the table does

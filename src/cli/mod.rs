@@ -122,7 +122,8 @@ enum Command {
     ///
     /// Reads a TOML file (schema: docs/experiments/README.md), runs it like 'compare', and
     /// writes a results directory: every report form, the experiment file itself and
-    /// provenance.json (sudolab version and commit, rustc, CPU, OS, start time, command line).
+    /// provenance.json (sudolab version, commit and dirty flag, build, rustc, CPU, machine and
+    /// load, OS, SHA-256 of inputs and side files, start time, command line).
     /// Re-running it gives the same verdicts, counts and node counters. Mistakes in the file
     /// (a missing corpus included) are reported with its line and column before anything runs.
     /// The directory is written under a temporary name and renamed into place when the run is

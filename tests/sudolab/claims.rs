@@ -366,7 +366,7 @@ fn shards_merge_by_the_content_of_their_inputs_not_the_path_that_named_them() {
     assert!(
         refused.stderr.starts_with(&format!(
             "sudolab: {edited} and {a} are shards of different runs: input contents {absolute} \
-             (fnv1a64:"
+             (sha256:"
         )),
         "{}",
         refused.stderr

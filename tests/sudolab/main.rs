@@ -15,6 +15,7 @@ mod human;
 mod inputs;
 mod outputs;
 mod properties;
+mod provenance;
 mod robustness;
 mod snapshots;
 mod trace;

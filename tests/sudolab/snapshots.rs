@@ -82,7 +82,9 @@ fn report() -> Report {
         date: "2026-11-23T12:00:00Z".into(),
         command: "sudolab compare -s fast,toggle,sat --max-nodes 3000 corpus.txt".into(),
         inputs: vec!["corpus.txt".into()],
-        input_hashes: vec![Some("fnv1a64:0123456789abcdef".into())],
+        input_hashes: vec![Some(
+            "sha256:6b17b8fcc411a533c822a5117e33cf73fa6766739d7d36ac86dc4bea883af4fe".into(),
+        )],
         limit: 2,
         max_nodes: Some(3_000),
         timeout_ms: Some(1_000),

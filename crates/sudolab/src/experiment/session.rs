@@ -12,11 +12,12 @@ use std::sync::{Mutex, PoisonError};
 
 use super::{
     Checked, Ended, Input, InputProblem, Item, Plan, PoolError, Runner, Selection, SideError,
+    SideKind,
 };
 use crate::corpus::{Met, Source, Walk};
 use crate::model::to_one_line;
 use crate::report::{
-    Aggregator, Context, Format, PuzzleProblem, Report, Row, Sink, SinkError, csv,
+    Aggregator, Context, Format, PuzzleProblem, Report, Row, SideFileHash, Sink, SinkError, csv,
 };
 
 /// What a session runs and where its rows go.
@@ -129,6 +130,7 @@ pub fn compare(
     } = session;
     if let Puzzles::Walk(input) = &puzzles {
         context.input_hashes = input.walk.sources().iter().map(content_hash).collect();
+        context.side_files = side_file_hashes(input);
     }
     let Hooks {
         progress,
@@ -208,6 +210,7 @@ pub fn compare(
         aggregator.merge(&part.into_inner().unwrap_or_else(PoisonError::into_inner));
     }
     let interrupted = ended.interrupted || plan.cancelled();
+    note_load(&mut context, plan.jobs);
     let report = aggregator.report(context, input_errors, problems, !interrupted);
     finish_sinks(sinks, &report)?;
     Ok(Compared {
@@ -275,28 +278,51 @@ fn check_before_run(input: &Input, selection: Selection) -> Result<(), SessionEr
     Ok(())
 }
 
-/// The hash of a source's bytes that identifies it in a report's context (`fnv1a64:` and 16 hex
-/// digits; FNV-1a, for identity, not security), or `None` for what is not a regular file
-/// (standard input and pipes cannot be read twice, a device may never end) and for a file that
-/// cannot be read (the run reports it).
+/// The SHA-256 of a source's bytes that identifies it in a report's context, or `None` for
+/// standard input ([`super::provenance::file_sha256`] says what else has none).
 fn content_hash(source: &Source) -> Option<String> {
-    use std::hash::Hasher as _;
-    use std::io::Read as _;
-    if source.is_stdin() || !std::fs::metadata(&source.path).is_ok_and(|meta| meta.is_file()) {
+    if source.is_stdin() {
         return None;
     }
-    let mut file = std::fs::File::open(&source.path).ok()?;
-    let mut hasher = fnv::FnvHasher::default();
-    let mut buffer = vec![0u8; 1 << 16];
-    loop {
-        match file.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(read) => hasher.write(&buffer[..read]),
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
-    Some(format!("fnv1a64:{:016x}", hasher.finish()))
+    super::provenance::file_sha256(&source.path)
+}
+
+/// The side files of `input`, each with its SHA-256, the input's own first, in input order.
+fn side_file_hashes(input: &Input) -> Vec<SideFileHash> {
+    input
+        .sides
+        .iter()
+        .chain(std::iter::once(&input.whole))
+        .flat_map(|sides| [&sides.counts, &sides.solutions])
+        .flatten()
+        .map(|side| SideFileHash {
+            path: side.path().display().to_string(),
+            kind: match side.kind() {
+                SideKind::Counts => "counts",
+                SideKind::Solutions => "solutions",
+            }
+            .to_string(),
+            sha256: super::provenance::file_sha256(side.path()),
+        })
+        .collect()
+}
+
+/// Records the load average at the run's end in `context`'s machine, and the warning when the
+/// load at the start or the end left fewer cores free than the run's `jobs`.
+fn note_load(context: &mut Context, jobs: usize) {
+    let Some(machine) = context.machine.as_mut() else {
+        return;
+    };
+    machine.load_end = super::provenance::load_average();
+    let Some(cores) = machine.cores else {
+        return;
+    };
+    context.load_warning = super::provenance::load_warning(
+        machine.load_start.map(|load| load.one),
+        machine.load_end.map(|load| load.one),
+        cores as usize,
+        jobs.max(1),
+    );
 }
 
 /// Ends every report file with `report`, and writes the problems file beside each CSV one

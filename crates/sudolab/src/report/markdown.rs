@@ -88,7 +88,14 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
         ("sudolab", c.version.clone()),
         (
             "commit",
-            c.commit.clone().unwrap_or_else(|| "unknown".to_string()),
+            match (&c.commit, c.dirty, &c.diff_hash) {
+                (None, ..) => "unknown".to_string(),
+                (Some(commit), Some(true), hash) => format!(
+                    "{commit}, modified ({})",
+                    hash.as_deref().unwrap_or("changes not hashed")
+                ),
+                (Some(commit), ..) => commit.clone(),
+            },
         ),
         ("date", c.date.clone()),
         ("cpu", c.cpu.clone()),
@@ -123,6 +130,10 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
     }
     if !c.os.is_empty() {
         pairs.push(("os", c.os.clone()));
+    }
+    pairs.extend(build_and_machine(c));
+    if let Some(warning) = &c.load_warning {
+        pairs.push(("load warning", warning.clone()));
     }
     for limits in &c.overrides {
         pairs.push((
@@ -160,6 +171,51 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
     if !c.missing_shards.is_empty() {
         let missing: Vec<String> = c.missing_shards.iter().map(u64::to_string).collect();
         pairs.push(("missing shards", missing.join(", ")));
+    }
+    pairs
+}
+
+/// The build and the machine of a context, as (label, value) pairs (none for reports older
+/// than them).
+fn build_and_machine(c: &super::Context) -> Vec<(&'static str, String)> {
+    let mut pairs = Vec::new();
+    if let Some(build) = &c.build {
+        let mut parts = vec![
+            format!("{} (opt-level {})", build.profile, build.opt_level),
+            build.target.clone(),
+        ];
+        parts.extend(
+            build
+                .target_cpu
+                .as_ref()
+                .map(|cpu| format!("target-cpu {cpu}")),
+        );
+        if !build.target_features.is_empty() {
+            parts.push(format!("+{}", build.target_features.join(" +")));
+        }
+        if !build.features.is_empty() {
+            parts.push(format!("features {}", build.features.join(" ")));
+        }
+        pairs.push(("build", parts.join(", ")));
+    }
+    if let Some(machine) = &c.machine {
+        let known = |value: Option<String>| value.unwrap_or_else(|| "unknown".to_string());
+        let load =
+            |load: Option<super::LoadAverage>| known(load.map(|load| format!("{:.2}", load.one)));
+        pairs.push((
+            "machine",
+            format!(
+                "{} cores, {} memory, load {} at the start and {} at the end",
+                known(machine.cores.map(|cores| cores.to_string())),
+                known(
+                    machine
+                        .memory_bytes
+                        .map(|bytes| format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30)))
+                ),
+                load(machine.load_start),
+                load(machine.load_end),
+            ),
+        ));
     }
     pairs
 }

@@ -125,6 +125,16 @@ pub fn merge(reports: Vec<(String, Report)>, allow_partial: bool) -> Result<Merg
     context.merged_from = Vec::new();
     context.merged_cpus = Vec::new();
     context.missing_shards.clone_from(&missing);
+    // A busy machine under any shard makes the merged times compare only as ratios: each
+    // shard's warning is kept, named by its file.
+    let busy: Vec<String> = reports
+        .iter()
+        .filter_map(|(file, report)| {
+            let warning = report.context.load_warning.as_ref()?;
+            Some(format!("{file}: {warning}"))
+        })
+        .collect();
+    context.load_warning = (!busy.is_empty()).then(|| busy.join("; "));
     let mut rows = Vec::new();
     let mut problems = Vec::new();
     let mut input_errors = Vec::new();
@@ -251,15 +261,19 @@ fn shard_of(file: &str, context: &Context) -> Result<(u64, u64), MergeError> {
 }
 
 /// The inputs of two shards, as `difference` compares them: by content when both reports hash
-/// every input (so `corpus.txt` and `/data/corpus.txt` are one input, and a file edited between
-/// the shards is another), by the paths that named them otherwise (reports older than the
-/// hashes, standard input): what, `a`'s value and `b`'s.
+/// every input with one algorithm (so `corpus.txt` and `/data/corpus.txt` are one input, and a
+/// file edited between the shards is another), by the paths that named them otherwise (reports
+/// older than the hashes or hashed otherwise, such as `fnv1a64:`, and standard input): what,
+/// `a`'s value and `b`'s.
 fn inputs(a: &Context, b: &Context) -> (&'static str, String, String) {
-    let hashed = |context: &Context| {
-        context.input_hashes.len() == context.inputs.len()
-            && context.input_hashes.iter().all(Option::is_some)
-    };
-    if !(hashed(a) && hashed(b) && a.inputs.len() == b.inputs.len()) {
+    let comparable = a.inputs.len() == b.inputs.len()
+        && a.input_hashes.len() == a.inputs.len()
+        && b.input_hashes.len() == b.inputs.len()
+        && a.input_hashes
+            .iter()
+            .chain(&b.input_hashes)
+            .all(|hash| hash.as_deref().and_then(algorithm) == Some(CONTENT_HASH));
+    if !comparable {
         return ("inputs", a.inputs.join(" "), b.inputs.join(" "));
     }
     // The first input whose content differs, named by each report's own path.
@@ -277,17 +291,42 @@ fn inputs(a: &Context, b: &Context) -> (&'static str, String, String) {
     }
 }
 
+/// The one content hash of reports; a hash named otherwise is compared as unknown.
+const CONTENT_HASH: &str = "sha256";
+
+/// The algorithm a hash names, the text before its `:`.
+fn algorithm(hash: &str) -> Option<&str> {
+    hash.split_once(':').map(|(algorithm, _)| algorithm)
+}
+
+/// The side files of known answers as two shards are compared: each by its kind and content
+/// hash, or by its path where it has no SHA-256.
+fn side_files(context: &Context) -> String {
+    context
+        .side_files
+        .iter()
+        .map(|side| match side.sha256.as_deref() {
+            Some(hash) if algorithm(hash) == Some(CONTENT_HASH) => {
+                format!("{} ({hash})", side.kind)
+            }
+            _ => format!("{} {}", side.kind, side.path),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The first setting in which two shards' runs differ: what, and the two values.
 fn difference(report: &Report, first: &Report) -> Option<(&'static str, String, String)> {
     let (a, b) = (&report.context, &first.context);
     let text = |value: &dyn std::fmt::Debug| format!("{value:?}");
-    let checks: [(&'static str, String, String); 12] = [
+    let checks: [(&'static str, String, String); 13] = [
         (
             "strategies",
             report.strategies.join(","),
             first.strategies.join(","),
         ),
         inputs(a, b),
+        ("side files", side_files(a), side_files(b)),
         ("sudolab version", a.version.clone(), b.version.clone()),
         ("commit", text(&a.commit), text(&b.commit)),
         ("solution limit", a.limit.to_string(), b.limit.to_string()),
@@ -359,6 +398,19 @@ mod tests {
     }
 
     #[test]
+    fn every_shards_load_warning_is_kept() {
+        let mut shards = shard_reports(2);
+        shards[1].1.context.load_warning = Some("busy".into());
+        let merged = merge(shards, false).expect("shards merge");
+        assert_eq!(
+            merged.report.context.load_warning.as_deref(),
+            Some("s2.json: busy")
+        );
+        let merged = merge(shard_reports(2), false).expect("shards merge");
+        assert_eq!(merged.report.context.load_warning, None);
+    }
+
+    #[test]
     fn gaps_repeats_and_strangers_are_refused() {
         let mut three = shard_reports(3);
         let second = three.remove(1);
@@ -414,17 +466,33 @@ mod tests {
         hashed(
             &mut shards,
             ["c.txt", "/data/c.txt"],
-            ["fnv1a64:1", "fnv1a64:1"],
+            ["sha256:1", "sha256:1"],
         );
         assert!(merge(shards, false).is_ok());
 
         let mut shards = shard_reports(2);
-        hashed(&mut shards, ["c.txt", "c.txt"], ["fnv1a64:1", "fnv1a64:2"]);
+        hashed(&mut shards, ["c.txt", "c.txt"], ["sha256:1", "sha256:2"]);
         assert_eq!(
             merge(shards, false).unwrap_err().to_string(),
             "s2.json and s1.json are shards of different runs: input contents c.txt \
-             (fnv1a64:2) against c.txt (fnv1a64:1); only the shards of one run merge"
+             (sha256:2) against c.txt (sha256:1); only the shards of one run merge"
         );
+
+        // Hashes of another algorithm (older reports' FNV-1a) are unknown: the paths decide.
+        let mut shards = shard_reports(2);
+        hashed(
+            &mut shards,
+            ["c.txt", "/data/c.txt"],
+            ["fnv1a64:1", "fnv1a64:1"],
+        );
+        assert_eq!(
+            merge(shards, false).unwrap_err().to_string(),
+            "s2.json and s1.json are shards of different runs: inputs /data/c.txt against c.txt; \
+             only the shards of one run merge"
+        );
+        let mut shards = shard_reports(2);
+        hashed(&mut shards, ["c.txt", "c.txt"], ["fnv1a64:1", "sha256:1"]);
+        assert!(merge(shards, false).is_ok());
 
         // Without hashes (older reports), the paths decide.
         let mut shards = shard_reports(2);

@@ -93,10 +93,23 @@ pub struct Context {
     pub version: String,
     /// The git commit sudolab was built from, when known.
     pub commit: Option<String>,
+    /// Whether the source tree differed from `commit` when sudolab was built (`null` where the
+    /// build had no git).
+    pub dirty: Option<bool>,
+    /// When `dirty`, a hash of the differing files (`sha256:` and 64 hex digits).
+    pub diff_hash: Option<String>,
     /// The compiler sudolab was built with, when known.
     pub rustc: Option<String>,
+    /// How sudolab was compiled (`null` in reports older than the field).
+    pub build: Option<Build>,
     /// The processor, as the operating system names it.
     pub cpu: String,
+    /// The machine the run used (`null` in reports older than the field).
+    pub machine: Option<Machine>,
+    /// Set when the machine's load left fewer cores free than the run's jobs, at its start or
+    /// its end: times then compare only as ratios within the run. A merge keeps every
+    /// shard's, each after its file's name.
+    pub load_warning: Option<String>,
     /// The operating system.
     pub os: String,
     /// When the run started (RFC 3339, UTC).
@@ -105,11 +118,12 @@ pub struct Context {
     pub command: String,
     /// The input files.
     pub inputs: Vec<String>,
-    /// A hash of each input's bytes, in the order of `inputs` (`fnv1a64:` and 16 hex digits;
-    /// `null` for standard input): what identifies an input when shards merge, whatever path
-    /// named it. FNV-1a is for identity, not security: it tells an edited file from the
-    /// original, and does not resist a forger.
+    /// The SHA-256 of each input's bytes, in the order of `inputs` (`sha256:` and 64 hex
+    /// digits; `null` for standard input and what is not a regular file): what identifies an
+    /// input when shards merge, whatever path named it.
     pub input_hashes: Vec<Option<String>>,
+    /// The side files of known answers (counts, solutions), each with its SHA-256.
+    pub side_files: Vec<SideFileHash>,
     /// The solution limit (0 = count all).
     pub limit: u64,
     /// Node budget per search.
@@ -140,6 +154,70 @@ pub struct Context {
     pub merged_cpus: Vec<String>,
     /// Shards missing from a merge made with `--allow-partial`.
     pub missing_shards: Vec<u64>,
+}
+
+/// How sudolab was compiled, as the build recorded it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Build {
+    /// Cargo's profile: `debug` or `release` (`bench` builds as `release`).
+    pub profile: String,
+    /// The optimisation level (`0`-`3`, `s`, `z`).
+    pub opt_level: String,
+    /// The library's enabled Cargo features.
+    pub features: Vec<String>,
+    /// The target triple.
+    pub target: String,
+    /// The `-C target-cpu` the build was given, if any.
+    pub target_cpu: Option<String>,
+    /// Which of the CPU features that the engines' bit operations use were enabled at
+    /// compile time (of `sse4.2`, `popcnt`, `bmi2`, `avx2`, `avx512f`).
+    pub target_features: Vec<String>,
+}
+
+/// The machine a run used. Each field is `null` where the operating system does not tell.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Machine {
+    /// The processor's model name (`/proc/cpuinfo`).
+    pub cpu_model: Option<String>,
+    /// The processor's flags (`/proc/cpuinfo`: `flags`, or `Features` on ARM).
+    pub cpu_flags: Option<Vec<String>>,
+    /// Logical cores this process may use (`std::thread::available_parallelism`).
+    pub cores: Option<u64>,
+    /// Total memory in bytes (`/proc/meminfo`).
+    pub memory_bytes: Option<u64>,
+    /// The load average when the run started (`/proc/loadavg`).
+    pub load_start: Option<LoadAverage>,
+    /// The load average when the run ended.
+    pub load_end: Option<LoadAverage>,
+}
+
+/// A load average: runnable and waiting tasks, averaged over 1, 5 and 15 minutes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LoadAverage {
+    /// Over the last minute.
+    #[serde(rename = "1m")]
+    pub one: f64,
+    /// Over the last 5 minutes.
+    #[serde(rename = "5m")]
+    pub five: f64,
+    /// Over the last 15 minutes.
+    #[serde(rename = "15m")]
+    pub fifteen: f64,
+}
+
+/// A side file of known answers and the SHA-256 of its bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SideFileHash {
+    /// The file, as it was named.
+    pub path: String,
+    /// What it gives: `counts` or `solutions`.
+    pub kind: String,
+    /// `sha256:` and 64 hex digits, read again when the run starts (`null` when it could not
+    /// be).
+    pub sha256: Option<String>,
 }
 
 /// The limits of one strategy, when they differ from the run's.
