@@ -150,19 +150,22 @@ fn the_load_warning_names_the_load_the_cores_and_the_jobs() {
     assert_eq!(load_warning(Some(0.5), Some(1.5), 2, 1), None);
     assert_eq!(load_warning(Some(1.0), Some(2.0), 2, 1), None);
     assert_eq!(load_warning(None, None, 2, 1), None);
+    // Up to half a core of other work passes: every core busy with this run's jobs, a shell.
+    assert_eq!(load_warning(Some(0.3), Some(2.5), 2, 2), None);
+    assert_eq!(load_warning(Some(1.5), Some(2.5), 2, 1), None);
     assert_eq!(
-        load_warning(Some(1.5), None, 2, 1).as_deref(),
+        load_warning(Some(1.75), None, 2, 1).as_deref(),
         Some(
-            "the load average was 1.50 at the start, more than the 1 of 2 cores this run's 1 job \
+            "the load average was 1.75 at the start, more than the 1 of 2 cores this run's 1 job \
              left free: the engines waited for a core, so times compare only as ratios within this \
              run"
         )
     );
-    // The end's average counts the run's own jobs: 2.5 with 1 job is 1.5 of other work.
+    // The end's average counts the run's own jobs: 2.75 with 1 job is 1.75 of other work.
     assert_eq!(
-        load_warning(Some(0.2), Some(2.5), 2, 1).as_deref(),
+        load_warning(Some(0.2), Some(2.75), 2, 1).as_deref(),
         Some(
-            "the load average was 2.50 at the end, 1 of it this run's, more than the 1 of 2 cores \
+            "the load average was 2.75 at the end, 1 of it this run's, more than the 1 of 2 cores \
              this run's 1 job left free: the engines waited for a core, so times compare only as \
              ratios within this run"
         )

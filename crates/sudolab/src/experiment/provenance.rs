@@ -125,10 +125,15 @@ pub fn load_average() -> Option<LoadAverage> {
     })
 }
 
+/// How much load beyond the free cores [`load_warning`] lets pass: half a core of other work
+/// is the noise of any shared machine (a shell, a daemon), and a warning on every run would be
+/// one nobody reads.
+pub const LOAD_TOLERANCE: f64 = 0.5;
+
 /// The warning a run's context carries when other work competed for its cores: when the
-/// one-minute load average at the `start` exceeded the cores left free by the run's `jobs`
-/// (`load > cores - jobs`), or at the `end` exceeded it once the run's own jobs are taken out
-/// (the end's average counts them: `load - jobs > cores - jobs`). Searches then waited for a
+/// one-minute load average at the `start` exceeded the cores left free by the run's `jobs` by
+/// more than [`LOAD_TOLERANCE`] (`load > cores - jobs + 0.5`), or at the `end` did so once the
+/// run's own jobs are taken out (the end's average counts them). Searches then waited for a
 /// core, so their times compare only as ratios within the run. `None` when neither did or the
 /// figures are unknown.
 pub fn load_warning(
@@ -138,8 +143,9 @@ pub fn load_warning(
     jobs: usize,
 ) -> Option<String> {
     let free = cores.saturating_sub(jobs);
-    let over_start = start.filter(|load| *load > free as f64);
-    let over_end = end.filter(|load| load - jobs as f64 > free as f64);
+    let limit = free as f64 + LOAD_TOLERANCE;
+    let over_start = start.filter(|load| *load > limit);
+    let over_end = end.filter(|load| load - jobs as f64 > limit);
     let when = match (over_start, over_end) {
         (None, None) => return None,
         (Some(start), None) => format!("{start:.2} at the start"),
