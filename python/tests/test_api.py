@@ -25,6 +25,7 @@ ROW_COLUMNS = [
     "stopped",
     "time_ns",
     "median_ns",
+    "cpu_ns",
 ]
 
 

@@ -18,7 +18,7 @@ use sudolab::experiment::{
     self, Compared, Hooks, Input, Order, Plan, Puzzles, Repeats, Selection, Session, Shard,
     SideFile, SideKind, Sides, provenance,
 };
-use sudolab::report::{PuzzleProblem, Report, Sink, text};
+use sudolab::report::{Clock, PuzzleProblem, Report, Sink, text};
 use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::input::ErrorNotes;
@@ -64,6 +64,12 @@ pub(crate) struct CompareArgs {
     /// Report each strategy's total time relative to this one (ratio 2.0 = twice as slow).
     #[arg(long, value_name = "STRATEGY")]
     baseline: Option<String>,
+
+    /// The clock of the summary's times and ratios: 'cpu', the CPU time of the thread that ran
+    /// each search (what the search cost, however busy the machine), or 'wall', wall-clock
+    /// time (which counts the time a search waited for a core). Every row carries both.
+    #[arg(long, value_parser = super::choice::<Clock>(), default_value_t = Clock::Cpu)]
+    clock: Clock,
 
     /// Puzzles solved in parallel (default: one per core). Each search runs on one thread,
     /// and the output is in input order whatever the number of jobs.
@@ -125,6 +131,8 @@ pub(crate) struct Execution {
     /// Side files of the whole input (line i for the i-th puzzle of all sources).
     pub(crate) input_sides: Sides,
     pub(crate) baseline: Option<String>,
+    /// The clock of the summaries.
+    pub(crate) clock: Clock,
     pub(crate) reports: Vec<PathBuf>,
 }
 
@@ -177,6 +185,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
             solutions: side(&args.expect_solutions, SideKind::Solutions)?,
         },
         baseline: args.baseline.clone(),
+        clock: args.clock,
         reports: args.report.clone(),
     };
     let reports = !execution.reports.is_empty();
@@ -207,6 +216,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut context = provenance::context(&execution.plan, &execution.limits, &inputs, command);
     context.baseline.clone_from(&execution.baseline);
+    context.clock = Some(execution.clock);
 
     execution.plan.cancel = Some(Arc::clone(&cancel));
     let progress = progress_bar(&execution.plan, &execution.sources);

@@ -94,6 +94,7 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
         sides: experiment.sides.clone(),
         input_sides: sudolab::experiment::Sides::default(),
         baseline: experiment.baseline.clone(),
+        clock: experiment.clock,
         reports,
     };
     let (status, report) = execute(execution)?;

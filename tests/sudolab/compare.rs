@@ -46,6 +46,7 @@ pub(crate) fn timeless(rows: &[Row]) -> Vec<Row> {
         .map(|row| Row {
             time_ns: 0,
             median_ns: 0,
+            cpu_ns: None,
             ..row.clone()
         })
         .collect()

@@ -7,6 +7,7 @@ mod cases;
 mod certify;
 mod claims;
 mod cli;
+mod clock;
 mod compare;
 mod experiment;
 mod fuzz_small;

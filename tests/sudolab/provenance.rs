@@ -178,11 +178,12 @@ fn the_load_warning_names_the_load_the_cores_and_the_jobs() {
              so times compare only as ratios within this run"
         )
     );
-    // Every core taken by the run's jobs: any other load competes.
+    // Every core taken by the run's jobs: more than half a core of other work competes.
+    assert_eq!(load_warning(Some(0.5), None, 1, 1), None);
     assert_eq!(
-        load_warning(Some(0.01), None, 1, 1).as_deref(),
+        load_warning(Some(0.51), None, 1, 1).as_deref(),
         Some(
-            "the load average was 0.01 at the start, more than the 0 of 1 core this run's 1 job \
+            "the load average was 0.51 at the start, more than the 0 of 1 core this run's 1 job \
              left free: the engines waited for a core, so times compare only as ratios within this \
              run"
         )

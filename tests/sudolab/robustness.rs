@@ -173,6 +173,7 @@ fn absurd_report_values_neither_hang_nor_wrap() {
             stopped: None,
             time_ns: (1 << 63) + 5,
             median_ns: u64::MAX,
+            cpu_ns: Some(u64::MAX),
             counters,
         }
     };

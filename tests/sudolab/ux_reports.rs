@@ -27,6 +27,7 @@ fn row(puzzle: u64, strategy: &str, time_ns: u64) -> Row {
         stopped: None,
         time_ns,
         median_ns: time_ns,
+        cpu_ns: Some(time_ns),
         counters,
     }
 }

@@ -353,7 +353,7 @@ def compare(
     """Runs several strategies on every puzzle and cross-checks their answers, as ``sudolab
     compare``: one row per puzzle and strategy, with the columns of the command line's JSON
     report (``puzzle, source, side, clues, strategy, verdict, solutions, exhausted, stopped,
-    time_ns, median_ns``, then one column per counter), and the problems the cross-check found.
+    time_ns, median_ns, cpu_ns``, then one column per counter), and the problems the cross-check found.
 
     ``strategies`` defaults to every registered one; ``timeout`` (seconds, or ``"500ms"``,
     ``"2m"``; ``None`` for none) defaults to 1 s as on the command line; ``jobs`` to one per

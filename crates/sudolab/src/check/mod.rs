@@ -33,6 +33,9 @@ pub struct Run {
     pub best: Duration,
     /// Median wall-clock time over the repeats.
     pub median: Duration,
+    /// Thread CPU time of the repeat that used least; `None` when the search's work ran on a
+    /// thread of its own (`dlx` where it must be abandonable) or the clock cannot be read.
+    pub cpu: Option<Duration>,
     /// The first solution found, once certified.
     pub solution: Option<Grid>,
     /// Why a returned grid failed certification: the first failure, if any.
@@ -314,6 +317,7 @@ mod tests {
             stats: Stats::new(),
             best: Duration::ZERO,
             median: Duration::ZERO,
+            cpu: None,
             solution,
             invalid: None,
         }

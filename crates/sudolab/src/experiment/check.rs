@@ -44,6 +44,7 @@ impl Checked {
                 stopped: run.stopped,
                 time_ns: run.best.as_nanos() as u64,
                 median_ns: run.median.as_nanos() as u64,
+                cpu_ns: run.cpu.map(|cpu| cpu.as_nanos() as u64),
                 counters: run.stats.clone(),
             })
             .collect()

@@ -19,6 +19,7 @@ use crate::strategy::{self, Limits, Strategy};
 
 use super::side::{SideError, SideFile, SideKind};
 use super::{Entry, Order, Plan, Repeats, Selection, Shard, Sides, parse_duration};
+use crate::report::Clock;
 
 /// An experiment, read and checked: what to read, what to run, where to write.
 #[derive(Clone, Debug)]
@@ -37,6 +38,8 @@ pub struct Experiment {
     pub limits: Limits,
     /// The strategy the time ratios are relative to.
     pub baseline: Option<String>,
+    /// The clock of the summaries' times and ratios (`[run] clock`; the CPU clock unless set).
+    pub clock: Clock,
     /// The results directory: `[output] dir` resolved against the file's directory, or
     /// `results/NAME` under the working directory.
     pub output_dir: PathBuf,
@@ -136,6 +139,7 @@ struct RunSpec {
     order: Option<Order>,
     jobs: Option<Spanned<u64>>,
     baseline: Option<StrategyName>,
+    clock: Option<Clock>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -333,6 +337,7 @@ impl Experiment {
             plan,
             limits,
             baseline,
+            clock: run.clock.unwrap_or_default(),
             forms,
         })
     }
@@ -676,7 +681,7 @@ forms = ["md", ".json"]
         assert_eq!(
             parse(&format!("{base}[run]\ntimout = \"1s\"\n")).unwrap_err(),
             "dir/e.toml: line 4, column 1: unknown field `timout`, expected one of `limit`, \
-             `timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`"
+             `timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`"
         );
         assert_eq!(
             parse(&format!("strategies = [\"fast\", \"quick\"]\n{base}")).unwrap_err(),

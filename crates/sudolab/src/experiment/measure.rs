@@ -6,15 +6,24 @@
 //! solutions than the buffer holds (counting all solutions of an open board, say) certifies the
 //! rest inside the callback, with the clock paused around each one, so that every solution is
 //! still certified and the time is still the engine's own.
+//!
+//! Each search is timed by two clocks: the wall clock ([`Instant`]) and the CPU clock of the
+//! thread that runs it (`CLOCK_THREAD_CPUTIME_ID`, through `cpu_time::ThreadTime`). On a
+//! loaded machine a search may wait for a core, and the wall clock counts the wait; the
+//! thread's CPU clock counts only the time the search ran. A search whose work ran on a thread
+//! of its own (`dlx` above 9x9 and on variants, which must be abandonable at its deadline) has
+//! no CPU time: the measuring thread's clock would miss the work.
 
 use std::ops::Range;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use cpu_time::ThreadTime;
+
 use crate::check::Run;
 use crate::model::{Grid, solves, validate};
 use crate::plan::Repeats;
-use crate::strategy::{Limits, Outcome, Stop, Strategy};
+use crate::strategy::{Limits, Outcome, Stop, Strategy, take_ran_elsewhere};
 
 /// Solutions recorded per search before the callback starts certifying inline.
 const RECORDED: usize = 64;
@@ -36,6 +45,32 @@ pub fn timer_overhead() -> Duration {
     })
 }
 
+/// The CPU clock's own share of a timed region, as [`timer_overhead`] measures the wall
+/// clock's: the median of 1,001 regions with nothing but the wall clock's two reads inside
+/// (as a search's region has them), subtracted from every CPU time. `None` where the thread's
+/// CPU clock cannot be read.
+pub fn cpu_timer_overhead() -> Option<Duration> {
+    static OVERHEAD: OnceLock<Option<Duration>> = OnceLock::new();
+    *OVERHEAD.get_or_init(|| {
+        let mut empty: Vec<Duration> = (0..1001)
+            .map(|_| {
+                let started = ThreadTime::try_now().ok()?;
+                let wall = Instant::now();
+                std::hint::black_box(wall.elapsed());
+                cpu_since(started)
+            })
+            .collect::<Option<_>>()?;
+        empty.sort_unstable();
+        Some(empty[empty.len() / 2])
+    })
+}
+
+/// The CPU time this thread has used since `started`, or `None` if the clock cannot be read.
+fn cpu_since(started: ThreadTime) -> Option<Duration> {
+    let now = ThreadTime::try_now().ok()?;
+    Some(now.as_duration().saturating_sub(started.as_duration()))
+}
+
 /// Scratch space reused from one chunk of searches to the next, so that recording a solution
 /// while the clock runs never allocates; with what callers hand back ([`Scratch::recycle`]),
 /// a run's vector and solution grid are not allocated per puzzle either.
@@ -43,6 +78,7 @@ pub fn timer_overhead() -> Duration {
 pub struct Scratch {
     cells: Vec<u8>,
     times: Vec<Duration>,
+    cpu_times: Vec<Duration>,
     timed: Vec<Timed>,
     /// Solution grids of recycled runs, for the next certified solutions.
     grids: Vec<Grid>,
@@ -86,6 +122,8 @@ struct Timed {
     outcome: Outcome,
     best: Duration,
     median: Duration,
+    /// The thread CPU time of the repeat that used least, when every repeat has one.
+    cpu: Option<Duration>,
     /// The recorded solutions: `scratch.cells[cells]`.
     cells: Range<usize>,
     /// A solution beyond the buffer that failed certification inside the callback.
@@ -206,32 +244,55 @@ fn time_one(
         }
     }
     scratch.times.clear();
+    scratch.cpu_times.clear();
     let start = scratch.cells.len();
-    let overhead = match clock {
-        Clock::On => timer_overhead(),
-        Clock::Off => Duration::ZERO,
+    let (overhead, cpu_overhead) = match clock {
+        Clock::On => (timer_overhead(), cpu_timer_overhead()),
+        Clock::Off => (Duration::ZERO, Some(Duration::ZERO)),
     };
     let now = || (clock == Clock::On).then(Instant::now);
     let since = |started: Option<Instant>| started.map_or(Duration::ZERO, |at| at.elapsed());
+    // `Some(None)`: the CPU clock is wanted and cannot be read.
+    let cpu_now = || (clock == Clock::On).then(|| ThreadTime::try_now().ok());
+    let cpu_elapsed = |started: Option<Option<ThreadTime>>| match started {
+        None => Some(Duration::ZERO),
+        Some(started) => started.and_then(cpu_since),
+    };
     let mut invalid: Option<String> = None;
+    // Whether every repeat so far has a CPU time.
+    let mut cpu_known = true;
     loop {
         scratch.cells.truncate(start);
         let mut recorded = 0;
         let mut paused = Duration::ZERO;
+        let mut cpu_paused = Duration::ZERO;
         let cells = &mut scratch.cells;
+        take_ran_elsewhere();
+        // The CPU clock's reads outside the wall clock's: a CPU clock read is a system call,
+        // which the wall time then does not hold.
+        let cpu_started = cpu_now();
         let started = now();
         let outcome = strategy.search(puzzle, limits, &mut |grid| {
             if recorded < RECORDED {
                 cells.extend_from_slice(grid.cells());
                 recorded += 1;
             } else if invalid.is_none() {
+                let cpu_pause = cpu_now();
                 let pause = now();
                 invalid = validate(puzzle, grid).err().map(|err| err.to_string());
                 paused += since(pause);
+                cpu_paused += cpu_elapsed(cpu_pause).unwrap_or_default();
             }
         });
         let elapsed = since(started).saturating_sub(paused + overhead);
+        let cpu = cpu_elapsed(cpu_started)
+            .zip(cpu_overhead)
+            .map(|(cpu, overhead)| cpu.saturating_sub(cpu_paused + overhead));
         scratch.times.push(elapsed);
+        match cpu {
+            Some(cpu) if !take_ran_elsewhere() => scratch.cpu_times.push(cpu),
+            _ => cpu_known = false,
+        }
         let timed_enough = scratch.times.len() >= repeats.timed.max(1) as usize;
         if timed_enough || stopped_early(outcome.stopped) {
             if scratch.times.len() > 1 {
@@ -241,6 +302,12 @@ fn time_one(
                 outcome,
                 best: scratch.times[0],
                 median: scratch.times[scratch.times.len() / 2],
+                cpu: scratch
+                    .cpu_times
+                    .iter()
+                    .min()
+                    .copied()
+                    .filter(|_| cpu_known),
                 cells: start..scratch.cells.len(),
                 invalid,
             };
@@ -297,6 +364,7 @@ fn certify(
         stats: timed.outcome.stats,
         best: timed.best,
         median: timed.median,
+        cpu: timed.cpu,
         solution: if invalid.is_none() { solution } else { None },
         invalid,
     }

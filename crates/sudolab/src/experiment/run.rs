@@ -20,10 +20,17 @@ use crate::check::Run;
 use crate::model::Grid;
 use crate::strategy::Stop;
 
-/// How many puzzles one worker searches back to back in engine order before it certifies
+/// The most puzzles one worker searches back to back in engine order before it certifies
 /// their answers: long enough for a loop, short enough that the chunks of a batch spread
 /// evenly over the jobs.
 const CHUNK: usize = 32;
+
+/// How many puzzles a chunk of a batch of `len` holds with `jobs` jobs: [`CHUNK`], or fewer so
+/// that a short batch still makes at least four chunks a job (one chunk is one worker's, so a
+/// batch of 18 puzzles in chunks of 32 would keep one core busy whatever the jobs).
+fn chunk_size(len: usize, jobs: usize) -> usize {
+    len.div_ceil(4 * jobs.max(1)).clamp(1, CHUNK)
+}
 
 /// What became of a puzzle's searches when its batch ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -416,13 +423,14 @@ pub(super) fn run_batch<T: Send>(
             let mut per_item: Vec<Vec<Run>> = Vec::new();
             per_item.resize_with(batch.len(), Vec::new);
             let any_cancelled = AtomicBool::new(false);
+            let chunk_len = chunk_size(batch.len(), parts);
             for entry in &plan.entries {
                 let limits = plan.limits(entry);
                 per_item
-                    .par_chunks_mut(CHUNK)
-                    .zip(puzzles.par_chunks(CHUNK))
+                    .par_chunks_mut(chunk_len)
+                    .zip(puzzles.par_chunks(chunk_len))
                     .for_each_init(
-                        || (Scratch::default(), Vec::with_capacity(CHUNK)),
+                        || (Scratch::default(), Vec::with_capacity(chunk_len)),
                         |(scratch, runs), (item_runs, chunk)| {
                             measure_into(
                                 entry.strategy,

@@ -17,14 +17,16 @@ use super::{
 use crate::corpus::{Met, Source, Walk};
 use crate::model::to_one_line;
 use crate::report::{
-    Aggregator, Context, Format, PuzzleProblem, Report, Row, SideFileHash, Sink, SinkError, csv,
+    Aggregator, Clock, Context, Format, PuzzleProblem, Report, Row, SideFileHash, Sink, SinkError,
+    csv,
 };
 
 /// What a session runs and where its rows go.
 pub struct Session {
     /// The plan.
     pub plan: Plan,
-    /// The report's context (its provenance: [`super::provenance::context`]).
+    /// The report's context (its provenance: [`super::provenance::context`]); its `clock` is
+    /// the clock of the summaries (the default, the CPU clock, when it names none).
     pub context: Context,
     /// The strategy the report's ratios are relative to.
     pub baseline: Option<String>,
@@ -139,7 +141,9 @@ pub fn compare(
         row: mut on_row,
     } = hooks;
     let names = plan.names();
-    let new_aggregator = || Aggregator::new(names.clone(), baseline.clone());
+    // A context that names no clock gets the default one, and records it.
+    let clock = *context.clock.get_or_insert_with(Clock::default);
+    let new_aggregator = || Aggregator::new(names.clone(), baseline.clone()).with_clock(clock);
     let mut aggregator = new_aggregator();
     let runner = Runner::new(&plan).progress(progress);
     let part_aggregators: Vec<Mutex<Aggregator>> = (0..runner.parts())

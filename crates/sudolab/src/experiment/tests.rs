@@ -381,3 +381,80 @@ fn shards_parse_split_ranges_and_read_job_arrays() {
         "SLURM_ARRAY_TASK_ID='x' is not a task number"
     );
 }
+
+/// Searches under way now, and the most ever under way at once, of [`InFlight`].
+static IN_FLIGHT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static MOST_IN_FLIGHT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Set once a search has waited in vain for a second one: later searches wait no more.
+static GAVE_UP: AtomicBool = AtomicBool::new(false);
+
+/// `fast`, counting the searches in flight: each search waits (at most 10 s, once per test)
+/// until some search has had a second one beside it, so two jobs that both search show as two
+/// in flight whatever the machine's load, and one job alone as one.
+struct InFlight;
+
+static IN_FLIGHT_ENGINE: InFlight = InFlight;
+
+impl Strategy for InFlight {
+    fn name(&self) -> &'static str {
+        "in-flight"
+    }
+
+    fn summary(&self) -> &'static str {
+        "fast, counting the searches in flight"
+    }
+
+    fn counters(&self) -> &'static [strategy::Counter] {
+        strategy::find("fast").unwrap().counters()
+    }
+
+    fn search(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid),
+    ) -> strategy::Outcome {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = IN_FLIGHT.fetch_add(1, SeqCst) + 1;
+        MOST_IN_FLIGHT.fetch_max(now, SeqCst);
+        let since = std::time::Instant::now();
+        while MOST_IN_FLIGHT.load(SeqCst) < 2 && !GAVE_UP.load(SeqCst) {
+            if since.elapsed() > std::time::Duration::from_secs(10) {
+                GAVE_UP.store(true, SeqCst);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let outcome = strategy::find("fast")
+            .unwrap()
+            .search(puzzle, limits, on_solution);
+        IN_FLIGHT.fetch_sub(1, SeqCst);
+        outcome
+    }
+}
+
+#[test]
+fn two_jobs_keep_two_searches_in_flight_on_a_short_input() {
+    // 18 puzzles, one batch: in engine order its chunks must still spread over both jobs.
+    use std::sync::atomic::Ordering::SeqCst;
+    for order in [Order::Engine, Order::Puzzle] {
+        IN_FLIGHT.store(0, SeqCst);
+        MOST_IN_FLIGHT.store(0, SeqCst);
+        GAVE_UP.store(false, SeqCst);
+        let strategies: [&'static dyn Strategy; 1] = [&IN_FLIGHT_ENGINE];
+        let plan = Plan {
+            order,
+            jobs: 2,
+            ..Plan::new(&strategies, &Limits::solutions(2))
+        };
+        let items: Vec<Item> = (0..18)
+            .map(|ordinal| item(ordinal, ".2..1...3..1...."))
+            .collect();
+        let ended = Runner::new(&plan)
+            .items(items, |_| Ok::<(), ()>(()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(ended.puzzles, 18);
+        assert_eq!(MOST_IN_FLIGHT.load(SeqCst), 2, "{order} order");
+        assert!(!GAVE_UP.load(SeqCst), "{order} order");
+    }
+}

@@ -86,7 +86,7 @@ impl RowColumn {
 
 /// The per-row columns, in the order every export writes them (the JSON report's row fields),
 /// before one column per counter.
-pub const ROW_COLUMNS: [RowColumn; 11] = [
+pub const ROW_COLUMNS: [RowColumn; 12] = [
     RowColumn {
         name: "puzzle",
         align: Align::Right,
@@ -176,6 +176,14 @@ pub const ROW_COLUMNS: [RowColumn; 11] = [
         kind: Kind::Nanos,
         nullable: false,
         value: |row| RowValue::Nanos(row.median_ns),
+        shown: Shown::Hidden,
+    },
+    RowColumn {
+        name: "cpu_ns",
+        align: Align::Right,
+        kind: Kind::Nanos,
+        nullable: true,
+        value: |row| row.cpu_ns.map_or(RowValue::Empty, RowValue::Nanos),
         shown: Shown::Hidden,
     },
 ];

@@ -250,8 +250,8 @@ mod tests {
         assert_eq!(
             text,
             "puzzle,source,side,clues,strategy,verdict,solutions,exhausted,stopped,time_us,\
-             median_us,nodes,guesses\n\
-             0,\"a, b.txt:1\",9,20,fast,unique,1,true,,1.500,1.500,7,\n"
+             median_us,cpu_us,nodes,guesses\n\
+             0,\"a, b.txt:1\",9,20,fast,unique,1,true,,1.500,1.500,1.500,7,\n"
         );
     }
 }

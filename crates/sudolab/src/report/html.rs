@@ -14,7 +14,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::markdown::context_pairs;
 use super::table::{Align, Emphasis, Table, rows_table, summary_table};
-use super::{Report, Summary};
+use super::{Clock, Report, Summary};
 
 /// The size of a chart when a report has one board size.
 const LARGE: (u32, u32) = (760, 380);
@@ -86,6 +86,12 @@ pub fn render(report: &Report) -> String {
     }
     w.push_str("</table>\n<h2>Per strategy</h2>\n");
     write_table(w, "summary", &summary_table(&report.summary));
+    writeln!(
+        w,
+        "<p id=\"clock\">{}</p>",
+        escape(Clock::of(report.context.clock).note())
+    )
+    .expect("String write");
     problems_section(w, report);
     if !report.input_errors.is_empty() {
         writeln!(

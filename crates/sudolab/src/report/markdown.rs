@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::Report;
 use super::table::{Align, Table, rows_table, summary_table};
 use super::text::limit_text;
+use super::{Clock, Report};
 
 /// Renders the whole report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
@@ -20,6 +20,7 @@ pub fn render(report: &Report) -> String {
     }
     writeln!(w, "\n## Per strategy\n").expect("String write");
     write_table(w, &summary_table(&report.summary));
+    writeln!(w, "\n{}", escape(Clock::of(report.context.clock).note())).expect("String write");
     writeln!(w, "\n## Cross-check\n").expect("String write");
     if report.puzzles == 0 {
         writeln!(w, "No puzzles were compared.").expect("String write");

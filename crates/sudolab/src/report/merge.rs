@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Aggregator, Context, Report};
+use super::{Aggregator, Clock, Context, Report};
 
 /// Why reports do not merge.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -179,7 +179,8 @@ pub fn merge(reports: Vec<(String, Report)>, allow_partial: bool) -> Result<Merg
     let order = |name: &String| strategies.iter().position(|s| s == name);
     rows.sort_by_key(|row| (row.puzzle, order(&row.strategy)));
     problems.sort_by_key(|problem| problem.puzzle);
-    let mut aggregator = Aggregator::new(strategies, context.baseline.clone());
+    let mut aggregator =
+        Aggregator::new(strategies, context.baseline.clone()).with_clock(Clock::of(context.clock));
     let all_rows = rows.clone();
     for row in rows {
         aggregator.add(row);
@@ -319,7 +320,7 @@ fn side_files(context: &Context) -> String {
 fn difference(report: &Report, first: &Report) -> Option<(&'static str, String, String)> {
     let (a, b) = (&report.context, &first.context);
     let text = |value: &dyn std::fmt::Debug| format!("{value:?}");
-    let checks: [(&'static str, String, String); 13] = [
+    let checks: [(&'static str, String, String); 14] = [
         (
             "strategies",
             report.strategies.join(","),
@@ -341,6 +342,11 @@ fn difference(report: &Report, first: &Report) -> Option<(&'static str, String, 
         ("warm-up", a.warmup.to_string(), b.warmup.to_string()),
         ("order", text(&a.order), text(&b.order)),
         ("baseline", text(&a.baseline), text(&b.baseline)),
+        (
+            "clock",
+            Clock::of(a.clock).to_string(),
+            Clock::of(b.clock).to_string(),
+        ),
     ];
     checks.into_iter().find(|(_, this, that)| this != that)
 }

@@ -10,6 +10,7 @@
 //! JSON reports of several shards ([`merge`]) re-folds their rows, so it gives the same
 //! aggregates as one run over the whole corpus.
 
+mod clock;
 pub mod columns;
 pub mod csv;
 mod histogram;
@@ -29,6 +30,7 @@ use crate::check::Problem;
 use crate::plan::Order;
 use crate::strategy::{Counter, Stats, Stop, Verdict};
 
+pub use clock::Clock;
 pub use histogram::Histogram;
 pub use merge::{MergeError, Merged, merge};
 pub use sink::{Format, FormatError, Sink, SinkError, counter_union, remove_partial_files, render};
@@ -66,6 +68,11 @@ pub struct Row {
     pub time_ns: u64,
     /// Median wall-clock time over the repeats, in nanoseconds.
     pub median_ns: u64,
+    /// Thread CPU time of the repeat that used least, in nanoseconds; `null` when the search
+    /// ran on a thread of its own (`dlx` above 9x9 and on variants) or the clock could not be
+    /// read, and in reports older than the field.
+    #[serde(default)]
+    pub cpu_ns: Option<u64>,
     /// The engine's counters.
     pub counters: Stats,
 }
@@ -148,6 +155,9 @@ pub struct Context {
     pub shard: Option<String>,
     /// The strategy the speed ratios are relative to.
     pub baseline: Option<String>,
+    /// The clock of the summaries' times and ratios ([`Clock::of`]: reports older than the
+    /// field made them with the wall clock).
+    pub clock: Option<Clock>,
     /// Reports merged into this one, when it is a merge.
     pub merged_from: Vec<String>,
     /// The processor of each merged report, in the order of `merged_from`.
@@ -511,6 +521,7 @@ fn rounded_mean(total: u64, count: u64) -> u64 {
 pub struct Aggregator {
     strategies: Vec<String>,
     baseline: Option<String>,
+    clock: Clock,
     per_strategy: Vec<Tally>,
     kept: Vec<Row>,
 }
@@ -584,9 +595,16 @@ impl Aggregator {
         Aggregator {
             strategies,
             baseline,
+            clock: Clock::default(),
             per_strategy,
             kept: Vec::new(),
         }
+    }
+
+    /// The same aggregator, its times and ratios by `clock` (the CPU clock by default).
+    #[must_use]
+    pub fn with_clock(self, clock: Clock) -> Aggregator {
+        Aggregator { clock, ..self }
     }
 
     /// Adds one row. Rows of strategies not in the list are an error of the caller and are
@@ -621,11 +639,12 @@ impl Aggregator {
         }
         // Sums saturate: a report's times and counters are input, may be absurd, and must
         // not wrap.
-        tally.total_ns = tally.total_ns.saturating_add(row.time_ns);
-        tally.times.record(row.time_ns);
+        let time_ns = self.clock.time_ns(row);
+        tally.total_ns = tally.total_ns.saturating_add(time_ns);
+        tally.times.record(time_ns);
         let side = tally.by_side.entry(row.side).or_default();
         side.runs += 1;
-        side.times.record(row.time_ns);
+        side.times.record(time_ns);
         if let Some(nodes) = row.counters.get(Counter::Nodes) {
             let (total, count) = side.nodes.get_or_insert((0, 0));
             *total = total.saturating_add(nodes);
@@ -748,14 +767,16 @@ impl Aggregator {
             .unwrap_or(0)
     }
 
-    /// The report so far, with the rows kept in memory.
+    /// The report so far, with the rows kept in memory; its context records the clock of its
+    /// summaries.
     pub fn report(
         &self,
-        context: Context,
+        mut context: Context,
         input_errors: Vec<String>,
         problems: Vec<PuzzleProblem>,
         complete: bool,
     ) -> Report {
+        context.clock = Some(self.clock);
         Report {
             format: FORMAT.to_string(),
             context,
@@ -789,6 +810,7 @@ mod tests {
             stopped: None,
             time_ns,
             median_ns: time_ns,
+            cpu_ns: Some(time_ns),
             counters,
         }
     }

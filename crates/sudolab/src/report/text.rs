@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use super::Report;
 use super::table::{Align, Cell, Emphasis, summary_table};
+use super::{Clock, Report};
 
 /// Renders the per-strategy table, then the problems and input errors. With `colour`, problem
 /// lines are red and unknown counts yellow (ANSI escapes; callers pass `colour` only for a
@@ -71,6 +71,7 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
+    writeln!(out, "{}", Clock::of(report.context.clock).note()).expect("String write");
     writeln!(
         out,
         "{} {}, limit {}{}",

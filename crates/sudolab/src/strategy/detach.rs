@@ -47,6 +47,18 @@ const CANCEL_POLL: Duration = Duration::from_millis(20);
 /// Abandoned searches whose threads are still running.
 static ABANDONED: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// Whether a search ran on a thread of its own on behalf of this thread since the last
+    /// [`take_ran_elsewhere`]: this thread's CPU clock then misses the search's work.
+    static RAN_ELSEWHERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a search detached from this thread since the last call (and forgets it): a
+/// measurement by this thread's CPU clock then does not hold the search's work.
+pub(crate) fn take_ran_elsewhere() -> bool {
+    RAN_ELSEWHERE.with(|flag| flag.replace(false))
+}
+
 /// The state of one detached search, shared by the caller and the search's thread.
 const RUNNING: u8 = 0;
 const FINISHED: u8 = 1;
@@ -101,6 +113,7 @@ fn run_detached<T: Send + 'static>(
     search: impl Search<T>,
     on_found: &mut dyn FnMut(T) -> Result<(), Stop>,
 ) -> Result<(), Stop> {
+    RAN_ELSEWHERE.with(|flag| flag.set(true));
     // Rendezvous channels: the thread hands over one solution and waits for a go-ahead.
     let (found_tx, found_rx) = mpsc::sync_channel::<Message<T>>(0);
     let (go_tx, go_rx) = mpsc::sync_channel::<()>(1);

@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Grid, Rules, Shape, find_conflict};
 
 pub use choose::{AUTO_SAT_FROM_SIDE, EngineChoice, ListError, NoEngine, find_all};
+pub(crate) use detach::take_ran_elsewhere;
 pub use detach::{MAX_ABANDONED, abandoned_running};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
