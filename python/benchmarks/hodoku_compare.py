@@ -1,4 +1,4 @@
-"""sudolab's rating against HoDoKu's score, HoDoKu run as an outside oracle (issue 20).
+"""sudolab's rating against HoDoKu's score, HoDoKu run as an outside oracle: the rating should rank puzzles as HoDoKu does.
 
     python3 -m venv /tmp/hodoku-venv && /tmp/hodoku-venv/bin/pip install hodoku-py
     /tmp/hodoku-venv/bin/python python/benchmarks/hodoku_compare.py \\

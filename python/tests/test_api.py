@@ -58,7 +58,7 @@ def test_count_gives_the_rows_of_the_reports():
 
 
 def test_counters_pinned_on_the_reference_board():
-    # DESIGN.md: the used-table toggle backtracker makes 53 calls solving board A.
+    # The used-table toggle backtracker fixes its tree: 53 calls to solve board A, its first solution only.
     row = sudolab.solve(BOARD_A, strategy="toggle").to_pylist()[0]
     assert (row["nodes"], row["placements"], row["verdict"]) == (53, 52, "solved")
     assert row["solution"] == SOLUTION_A
