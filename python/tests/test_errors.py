@@ -126,7 +126,7 @@ def test_bad_options():
     raises(
         sudolab.OptionError,
         "verify needs at least two different strategies, so that each answer is re-proven by "
-        "another method (given: fast); the default is fast,dlx-knuth,sat",
+        "another method (given: fast); the default is auto",
         sudolab.verify,
         "4..3.....1....2.",
         strategies=["fast"],

@@ -17,8 +17,10 @@ pub(crate) struct VerifyArgs {
     #[command(flatten)]
     input: InputArgs,
 
-    /// The strategies that must each prove every puzzle unique, at least two different ones;
-    /// three different methods by default (propagation, exact cover, SAT).
+    /// The strategies that must each prove every puzzle unique, at least two different ones, or
+    /// 'auto' (the default): per puzzle, propagation, exact cover and SAT (fast, dlx-knuth,
+    /// sat) below 13x13, SAT and propagation (sat, fast) from 13x13; each line names the
+    /// engines that proved it.
     #[arg(
         long,
         short = 's',

@@ -107,6 +107,41 @@ fn the_default_engine_is_sat_on_a_25x25_puzzle_and_fast_on_a_9x9() {
 }
 
 #[test]
+fn verify_by_default_asks_the_engines_the_policy_picks_for_each_size() {
+    let sixteen = std::fs::read_to_string("corpora/generated/16x16.txt").expect("bundled");
+    let sixteen = sixteen
+        .lines()
+        .find(|line| !line.starts_with('#'))
+        .expect("a 16x16 puzzle");
+    let input = format!("{BOARD_A}\n{sixteen}\n");
+    let run = sudolab(&["verify"], &input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Exact cover decides almost no large minimal puzzle, so from 13x13 the policy asks SAT
+    // and propagation, SAT first; a 9x9 puzzle gets all three methods.
+    assert_eq!(
+        run.stdout,
+        "<stdin>:1\tverified\tunique by fast, dlx-knuth, sat\n\
+         <stdin>:2\tverified\tunique by sat, fast\n"
+    );
+    let named = sudolab(&["verify", "-s", "fast,dlx-knuth"], &input);
+    assert_eq!(named.code, 0, "{}", named.stderr);
+    assert!(
+        named
+            .stdout
+            .ends_with("<stdin>:2\tverified\tunique by fast, dlx-knuth\n"),
+        "a named list is the user's, at every size: {}",
+        named.stdout
+    );
+    let mixed = sudolab(&["verify", "-s", "auto,sat"], &input);
+    assert_eq!(mixed.code, 2);
+    assert_eq!(
+        mixed.stderr,
+        "sudolab: 'auto' picks every verifier of each puzzle by itself and cannot be listed \
+         beside other strategies (given: auto, sat)\n"
+    );
+}
+
+#[test]
 fn solve_says_when_a_puzzle_has_several_solutions_and_unique_refuses_it() {
     let open = "................\n";
     let plain = sudolab(&["solve"], open);

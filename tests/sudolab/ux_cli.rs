@@ -175,8 +175,7 @@ fn verify_needs_two_different_strategies_before_it_reads() {
             run.stderr,
             format!(
                 "sudolab: verify needs at least two different strategies, so that each answer \
-                 is re-proven by another method (given: {strategy}); the default is \
-                 fast,dlx-knuth,sat\n"
+                 is re-proven by another method (given: {strategy}); the default is auto\n"
             ),
             "{args:?}"
         );

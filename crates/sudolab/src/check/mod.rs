@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Grid, validate};
 use crate::strategy::{Count, Stats, Stop, Verdict};
 
-pub use verifiers::{DEFAULT_VERIFIERS, VerifiersError, verifiers};
+pub use verifiers::{DEFAULT_VERIFIERS, Verifiers, VerifiersError, verifiers};
 
 /// What one strategy found on one puzzle, and what it cost.
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 //! takes it, at least two of them, each answer certified and all of them equal.
 
 use super::{Item, Plan, Scratch, check};
+use crate::check::Verifiers;
 use crate::strategy::{Limits, Strategy};
 
 /// What verification found on one puzzle.
@@ -20,16 +21,18 @@ impl Verification {
     }
 }
 
-/// Re-proves `item` unique with each of `verifiers` that takes it (its size, its rules):
-/// each must say "unique" with a certified grid equal to the item's known solution (when it
-/// has one) and to each other's, and fewer than two takers is itself a failure.
+/// Re-proves `item` unique with each verifier asked (`verifiers.for_puzzle`) that takes it (its
+/// size, its rules): each must say "unique" with a certified grid equal to the item's known
+/// solution (when it has one) and to each other's, and fewer than two takers is itself a
+/// failure.
 pub fn verify(
     item: Item,
-    verifiers: &[&'static dyn Strategy],
+    verifiers: &Verifiers,
     limits: &Limits,
     scratch: &mut Scratch,
 ) -> Verification {
-    let usable: Vec<&'static dyn Strategy> = verifiers
+    let asked = verifiers.for_puzzle(&item.puzzle);
+    let usable: Vec<&'static dyn Strategy> = asked
         .iter()
         .copied()
         .filter(|verifier| verifier.accepts(&item.puzzle).is_ok())
@@ -41,7 +44,7 @@ pub fn verify(
     let plan = Plan::new(&usable, limits);
     let mut problems = check(&plan, item, scratch).uniqueness_problems();
     if usable.len() < 2 {
-        let names: Vec<&str> = verifiers.iter().map(|v| v.name()).collect();
+        let names: Vec<&str> = asked.iter().map(|v| v.name()).collect();
         problems.push(format!(
             "fewer than two of {} take {what}",
             names.join(", ")

@@ -5,7 +5,7 @@
 
 use std::str::FromStr;
 
-use super::{Fast, Refusal, Sat, Strategy, find};
+use super::{DlxKnuth, Fast, Refusal, Sat, Strategy, find};
 use crate::model::Grid;
 
 /// The side from which `auto` prefers `sat` to `fast`: on larger minimal puzzles clause
@@ -35,6 +35,23 @@ pub fn find_all<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static dyn Strategy>
         strategies.push(strategy);
     }
     Ok(strategies)
+}
+
+/// The verifiers `auto` asks to re-prove a puzzle like `sample`, the policy's engine first:
+/// propagation, exact cover and SAT below [`AUTO_SAT_FROM_SIDE`]; from it SAT and propagation,
+/// since exact cover without propagation decides almost no large minimal puzzle within any
+/// budget. Those that refuse the puzzle are left out by the caller.
+pub fn auto_verifiers(sample: &Grid) -> Vec<&'static dyn Strategy> {
+    if sample.side() >= AUTO_SAT_FROM_SIDE {
+        vec![&Sat::REDUCED, &Fast]
+    } else {
+        vec![&Fast, &DlxKnuth, &Sat::REDUCED]
+    }
+}
+
+/// Every engine [`auto_verifiers`] may ask, each once.
+pub fn auto_verifier_engines() -> Vec<&'static dyn Strategy> {
+    vec![&Fast, &DlxKnuth, &Sat::REDUCED]
 }
 
 /// Which engine decides a puzzle: one the user named, or `auto`.

@@ -30,7 +30,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Grid, Rules, Shape, find_conflict};
 
-pub use choose::{AUTO_SAT_FROM_SIDE, EngineChoice, ListError, NoEngine, find_all};
+pub use choose::{
+    AUTO_SAT_FROM_SIDE, EngineChoice, ListError, NoEngine, auto_verifier_engines, auto_verifiers,
+    find_all,
+};
 pub(crate) use detach::take_ran_elsewhere;
 pub use detach::{MAX_ABANDONED, abandoned_running};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
