@@ -19,6 +19,7 @@ mod check_cert;
 mod compare;
 mod count;
 mod decode;
+mod diff;
 mod explain;
 mod export;
 mod generate;
@@ -149,6 +150,21 @@ enum Command {
     ///     sudolab report a.json b.json --report all.md
     #[command(verbatim_doc_comment)]
     Report(report::ReportArgs),
+    /// Compare two runs over the same puzzles: verdict and count changes, counters, time ratios
+    ///
+    /// Pairs the rows of two JSON reports by puzzle and strategy. Every verdict or count that
+    /// differs is listed and makes the exit status 1; counters are compared per strategy; the
+    /// time of each strategy is compared on the puzzles both runs decided, as the geometric
+    /// mean of the per-puzzle ratios (second / first) with a seeded 95% bootstrap interval, and
+    /// called slower or faster only when the interval excludes 1. Reports over different
+    /// inputs are refused; other machines, loaded machines and other budgets are warned of.
+    ///
+    /// Examples:
+    ///   sudolab compare -s fast,sat -r before.json corpora/reference.txt && \
+    ///     sudolab compare -s fast,sat -r after.json corpora/reference.txt && \
+    ///     sudolab diff before.json after.json --out diff.md
+    #[command(verbatim_doc_comment)]
+    Diff(diff::DiffArgs),
     /// Generate puzzles whose unique solution is proven by a checker engine (and re-proven)
     ///
     /// Fills a random full grid from a seeded ChaCha stream, then removes clues in random order
@@ -506,6 +522,7 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Diff(args) => diff::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Trace(args) => trace::run(&args),
         Command::Certify(args) => certify::run(&args),

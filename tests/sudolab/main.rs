@@ -9,6 +9,7 @@ mod claims;
 mod cli;
 mod clock;
 mod compare;
+mod diff;
 mod experiment;
 mod fuzz_small;
 mod generate;

@@ -13,6 +13,7 @@
 mod clock;
 pub mod columns;
 pub mod csv;
+pub mod diff;
 mod histogram;
 pub mod html;
 pub mod json;
