@@ -275,7 +275,10 @@ fn collect(
     };
     let mut add_row = |row: &Row, solution: Option<&str>| {
         let refused = solutions == Keep::Unique && row.verdict == Verdict::Multiple;
-        rows.push((row.clone(), solution.filter(|_| !refused).map(str::to_string)));
+        rows.push((
+            row.clone(),
+            solution.filter(|_| !refused).map(str::to_string),
+        ));
     };
     let hooks = Hooks {
         progress: &|_| {},
@@ -366,24 +369,7 @@ fn py_experiment(
     restarts: Option<&str>,
 ) -> PyResult<Comparison> {
     let variant = puzzles::variant(variant)?;
-    let selection = match (shard, sample) {
-        (None, None) => Selection::All,
-        (Some(text), None) => Selection::Shard(
-            text.parse::<Shard>()
-                .map_err(|err| errors::option(&format!("shard: {err}")))?,
-        ),
-        (None, Some(0)) => {
-            return Err(errors::option(
-                "sample: 0 would compare nothing; give a sample size of at least 1",
-            ));
-        }
-        (None, Some(size)) => Selection::Sample { size, seed },
-        (Some(_), Some(_)) => {
-            return Err(errors::option(
-                "sample: a sample is drawn from the whole input; give shard or sample, not both",
-            ));
-        }
-    };
+    let selection = self::selection(shard, sample, seed)?;
     // `count` and `solve` take one engine or `auto`, as their `--strategy`: per puzzle, fast
     // up to 12x12 and sat above (the other where that one refuses the puzzle; with a node
     // budget, only engines that count nodes). Each engine then runs a plan of its own on the
@@ -413,59 +399,12 @@ fn py_experiment(
         solutions: side_file("expect_solutions", expect_solutions, SideKind::Solutions)?,
     };
     let mut limits = limits(&strategies, limit, duration("timeout", timeout)?, max_nodes)?;
-    // The command line's rules for --randomize and --restarts.
-    if randomize.is_some()
-        && let Some(fixed) = strategies.iter().find(|s| !s.randomizes())
-    {
-        return Err(errors::option(&format!(
-            "randomize: {} searches in its own fixed order; mrv randomizes its ties and value \
-             order",
-            fixed.name()
-        )));
-    }
-    if let Some(schedule) = restarts {
-        if randomize.is_none() {
-            return Err(errors::option(
-                "restarts: a restart schedule needs randomize=SEED (a restarted search in the \
-                 same order would repeat itself)",
-            ));
-        }
-        if limit != 1 {
-            return Err(errors::option(
-                "restarts: finds one solution (a restarted run would find earlier solutions \
-                 again): use solve, or count with limit=1",
-            ));
-        }
-        limits.restarts = Some(
-            schedule
-                .parse()
-                .map_err(|err| errors::option(&format!("restarts: {err}")))?,
-        );
-    }
-    limits.randomize = randomize;
-    let order = match order {
-        "engine" => Order::Engine,
-        "puzzle" => Order::Puzzle,
-        other => {
-            return Err(errors::option(&format!(
-                "order: expected 'engine' or 'puzzle', found '{other}'"
-            )));
-        }
-    };
-    if repeat == 0 || repeat > experiment::MAX_REPEATS || warmup > experiment::MAX_REPEATS {
-        return Err(errors::option(&format!(
-            "repeat: expected 1 to {0} timed searches and 0 to {0} warm-up searches, found \
-             repeat={repeat}, warmup={warmup}",
-            experiment::MAX_REPEATS
-        )));
-    }
+    randomized(&strategies, limit, randomize, restarts, &mut limits)?;
+    let (order, repeats) = order_and_repeats(order, repeat, warmup)?;
     let shape = shape(r#box)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let plan = Plan {
-        repeats: Repeats {
-            warmup,
-            timed: repeat,
-        },
+        repeats,
         order,
         jobs: self::jobs(jobs)?,
         selection,
@@ -500,16 +439,134 @@ fn py_experiment(
             experiment::attach(&sides, item.ordinal, item).map_err(|err| Err(err.to_string()))?;
         }
         context.inputs = inputs_of(&items);
-        let solutions = match (solutions, unique) {
+        let keep = match (solutions, unique) {
             (false, _) => Keep::None,
             (true, false) => Keep::First,
             (true, true) => Keep::Unique,
         };
-        let mut groups: Vec<Vec<Item>> = vec![Vec::new(); plans.len()];
-        for item in items {
-            let index = if auto {
+        let node_budget = max_nodes.is_some();
+        run_plans(
+            &plans,
+            items,
+            auto.then_some(node_budget),
+            keep,
+            &context,
+            sinks,
+        )
+    })?;
+    match collected {
+        Ok(collected) => comparison(collected),
+        Err(Err(parse)) => Err(errors::parse(&parse)),
+        Err(Ok(internal)) => Err(errors::internal(&internal)),
+    }
+}
+
+/// The puzzles a run takes: a shard, a seeded sample, or all.
+fn selection(shard: Option<&str>, sample: Option<u64>, seed: u64) -> PyResult<Selection> {
+    match (shard, sample) {
+        (None, None) => Ok(Selection::All),
+        (Some(text), None) => Ok(Selection::Shard(
+            text.parse::<Shard>()
+                .map_err(|err| errors::option(&format!("shard: {err}")))?,
+        )),
+        (None, Some(0)) => Err(errors::option(
+            "sample: 0 would compare nothing; give a sample size of at least 1",
+        )),
+        (None, Some(size)) => Ok(Selection::Sample { size, seed }),
+        (Some(_), Some(_)) => Err(errors::option(
+            "sample: a sample is drawn from the whole input; give shard or sample, not both",
+        )),
+    }
+}
+
+/// A randomized search (`--randomize`) and its restarts (`--restarts`), under the command
+/// line's rules: only engines that randomize, and restarts only with a seed and for one
+/// solution.
+fn randomized(
+    strategies: &[&'static dyn Strategy],
+    limit: u64,
+    randomize: Option<u64>,
+    restarts: Option<&str>,
+    limits: &mut Limits,
+) -> PyResult<()> {
+    if randomize.is_some()
+        && let Some(fixed) = strategies.iter().find(|s| !s.randomizes())
+    {
+        return Err(errors::option(&format!(
+            "randomize: {} searches in its own fixed order; mrv randomizes its ties and value \
+             order",
+            fixed.name()
+        )));
+    }
+    if let Some(schedule) = restarts {
+        if randomize.is_none() {
+            return Err(errors::option(
+                "restarts: a restart schedule needs randomize=SEED (a restarted search in the \
+                 same order would repeat itself)",
+            ));
+        }
+        if limit != 1 {
+            return Err(errors::option(
+                "restarts: finds one solution (a restarted run would find earlier solutions \
+                 again): use solve, or count with limit=1",
+            ));
+        }
+        limits.restarts = Some(
+            schedule
+                .parse()
+                .map_err(|err| errors::option(&format!("restarts: {err}")))?,
+        );
+    }
+    limits.randomize = randomize;
+    Ok(())
+}
+
+/// The order of the searches and how often each is timed.
+fn order_and_repeats(order: &str, repeat: u32, warmup: u32) -> PyResult<(Order, Repeats)> {
+    let order = match order {
+        "engine" => Order::Engine,
+        "puzzle" => Order::Puzzle,
+        other => {
+            return Err(errors::option(&format!(
+                "order: expected 'engine' or 'puzzle', found '{other}'"
+            )));
+        }
+    };
+    if repeat == 0 || repeat > experiment::MAX_REPEATS || warmup > experiment::MAX_REPEATS {
+        return Err(errors::option(&format!(
+            "repeat: expected 1 to {0} timed searches and 0 to {0} warm-up searches, found \
+             repeat={repeat}, warmup={warmup}",
+            experiment::MAX_REPEATS
+        )));
+    }
+    Ok((
+        order,
+        Repeats {
+            warmup,
+            timed: repeat,
+        },
+    ))
+}
+
+/// Runs the puzzles through the plans (on the worker thread): one plan, or with `auto`
+/// (`Some(node_budget)`) each puzzle through the plan of the engine `auto` chooses for it,
+/// the rows merged back into input order. `Err(Err(_))` is a puzzle no engine takes,
+/// `Err(Ok(_))` a failure of the run.
+fn run_plans(
+    plans: &[Plan],
+    items: Vec<Item>,
+    auto: Option<bool>,
+    keep: Keep,
+    context: &Context,
+    sinks: Vec<Sink>,
+) -> Result<Collected, Result<String, String>> {
+    let mut groups: Vec<Vec<Item>> = vec![Vec::new(); plans.len()];
+    for item in items {
+        let index = match auto {
+            None => 0,
+            Some(node_budget) => {
                 let engine = EngineChoice::Auto
-                    .resolve_among(&item.puzzle, |engine| usable(engine, max_nodes.is_some()))
+                    .resolve_among(&item.puzzle, |engine| usable(engine, node_budget))
                     .map_err(|no| {
                         Err(format!(
                             "{}: {} (auto) cannot take this puzzle: {}",
@@ -520,38 +577,31 @@ fn py_experiment(
                     .iter()
                     .position(|plan| plan.entries[0].strategy.name() == engine.name())
                     .unwrap_or(0)
-            } else {
-                0
-            };
-            groups[index].push(item);
-        }
-        let mut sinks = Some(sinks);
-        let mut merged: Option<Collected> = None;
-        for (index, (plan, group)) in plans.iter().zip(groups).enumerate() {
-            // Every plan with puzzles runs; with none at all, the first (an empty table).
-            if group.is_empty() && (index > 0 || merged.is_some()) {
-                continue;
             }
-            let collected = collect(
-                plan,
-                Puzzles::Items(Box::new(group.into_iter())),
-                solutions,
-                context.clone(),
-                sinks.take().unwrap_or_default(),
-            )
-            .map_err(Ok)?;
-            merged = Some(match merged {
-                None => collected,
-                Some(earlier) => earlier.merge(collected),
-            });
-        }
-        merged.ok_or_else(|| Ok("no plan ran".to_string()))
-    })?;
-    match collected {
-        Ok(collected) => comparison(collected),
-        Err(Err(parse)) => Err(errors::parse(&parse)),
-        Err(Ok(internal)) => Err(errors::internal(&internal)),
+        };
+        groups[index].push(item);
     }
+    let mut sinks = Some(sinks);
+    let mut merged: Option<Collected> = None;
+    for (index, (plan, group)) in plans.iter().zip(groups).enumerate() {
+        // Every plan with puzzles runs; with none at all, the first (an empty table).
+        if group.is_empty() && (index > 0 || merged.is_some()) {
+            continue;
+        }
+        let collected = collect(
+            plan,
+            Puzzles::Items(Box::new(group.into_iter())),
+            keep,
+            context.clone(),
+            sinks.take().unwrap_or_default(),
+        )
+        .map_err(Ok)?;
+        merged = Some(match merged {
+            None => collected,
+            Some(earlier) => earlier.merge(collected),
+        });
+    }
+    merged.ok_or_else(|| Ok("no plan ran".to_string()))
 }
 
 /// Runs an experiment file (`sudolab run`'s TOML) and returns its rows and problems; nothing
@@ -575,7 +625,13 @@ fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
             sides,
             whole: Sides::default(),
         };
-        collect(&plan, Puzzles::Walk(Box::new(input)), Keep::None, context, Vec::new())
+        collect(
+            &plan,
+            Puzzles::Walk(Box::new(input)),
+            Keep::None,
+            context,
+            Vec::new(),
+        )
     })?
     .map_err(|message| errors::input(&message))?;
     Ok((comparison(collected)?, experiment.name))
@@ -719,7 +775,6 @@ fn strategy_names() -> Vec<&'static str> {
     strategy::names()
 }
 
-
 /// Re-proves each puzzle unique with several engines (`sudolab verify`).
 #[pyfunction]
 #[pyo3(signature = (puzzles, strategies, timeout=None, jobs=None, r#box=None, shard=None, variant=None, certify=None))]
@@ -840,9 +895,10 @@ fn certify_verified(dir: &std::path::Path, item: &Item) -> Result<PathBuf, Strin
         .source
         .rsplit_once(':')
         .map_or(item.source.as_str(), |(file, _)| file);
-    let stem = std::path::Path::new(file)
-        .file_stem()
-        .map_or_else(|| puzzles::NAME.to_string(), |s| s.to_string_lossy().replace(' ', "-"));
+    let stem = std::path::Path::new(file).file_stem().map_or_else(
+        || puzzles::NAME.to_string(),
+        |s| s.to_string_lossy().replace(' ', "-"),
+    );
     let path = dir.join(format!("{stem}-{:05}.cert", item.ordinal + 1));
     std::fs::write(&path, &certificate.text)
         .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
@@ -934,6 +990,7 @@ fn py_generate(
 /// Traces strategies on one puzzle (`sudolab trace`): the step-through page, the events as a
 /// table, and each trace's text summary.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 #[pyo3(name = "trace", signature = (puzzle, strategies, limit=2, max_events=100_000, r#box=None, human=false, variant=None))]
 fn py_trace(
     py: Python<'_>,
@@ -1105,14 +1162,18 @@ fn column<'py>(
 #[pyfunction]
 fn schema(table: &Bound<'_, PyTable>) -> Vec<(String, String)> {
     // Every table made here is one record batch.
-    table.get().batches().first().map_or_else(Vec::new, |batch| {
-        batch
-            .schema()
-            .fields()
-            .iter()
-            .map(|field| (field.name().clone(), field.data_type().to_string()))
-            .collect()
-    })
+    table
+        .get()
+        .batches()
+        .first()
+        .map_or_else(Vec::new, |batch| {
+            batch
+                .schema()
+                .fields()
+                .iter()
+                .map(|field| (field.name().clone(), field.data_type().to_string()))
+                .collect()
+        })
 }
 
 /// Panics on the worker thread: the test that a panic becomes `sudolab.Error` and never
@@ -1128,7 +1189,10 @@ fn panic_on_worker(py: Python<'_>) -> PyResult<()> {
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    module.add("DEFAULT_VERIFIERS", sudolab::check::DEFAULT_VERIFIERS.to_vec())?;
+    module.add(
+        "DEFAULT_VERIFIERS",
+        sudolab::check::DEFAULT_VERIFIERS.to_vec(),
+    )?;
     module.add_function(wrap_pyfunction!(py_experiment, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(read, module)?)?;

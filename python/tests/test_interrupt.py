@@ -17,7 +17,7 @@ try:
 except KeyboardInterrupt:
     print(f"interrupted after {time.monotonic() - began:.1f}s", flush=True)
     # Python is still alive and the package still works.
-    print(sudolab.count("4..3.....1....2.").column("verdict"), flush=True)
+    print(sudolab.count("4..3.....1....2.")["verdict"].to_pylist(), flush=True)
     sys.exit(0)
 print("finished?", flush=True)
 sys.exit(1)
