@@ -4,6 +4,10 @@ time by its unit."""
 
 import csv
 import json
+import os
+import re
+import shutil
+import subprocess
 
 import pandas as pd
 import pyarrow as pa
@@ -136,11 +140,27 @@ def test_times_are_named_by_their_unit_in_every_form(tmp_path):
     assert not any(name.endswith("_ns") for name in csv_rows[0])
 
 
-def test_the_notebook_trace_is_as_tall_as_its_page():
+def test_the_notebook_trace_is_as_tall_as_its_page(tmp_path):
+    # The iframe in a real (headless) browser: once loaded it is as tall as the page inside
+    # it, which is taller than the 640 px it starts with (the chart under the boards).
     t = sudolab.trace(SMALL, ["toggle", "dlx-knuth"])
     html = t._repr_html_()
     assert html.startswith('<iframe style="width:100%;height:640px;border:0" onload="')
-    # The iframe measures its page once loaded and again when it grows.
-    assert "scrollHeight" in html and "ResizeObserver" in html
+    host = tmp_path / "notebook.html"
+    host.write_text(
+        "<!doctype html><html><body>" + html + "<script>window.addEventListener('load', () => "
+        "{ const page = document.querySelector('iframe').contentDocument.documentElement; "
+        "document.body.dataset.page = page.offsetHeight; });</script></body></html>"
+    )
+    browser = os.environ.get("SUDOLAB_CHROMIUM", "chromium")
+    assert shutil.which(browser), f"no browser '{browser}': install chromium or set SUDOLAB_CHROMIUM"
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,900",
+         "--virtual-time-budget=5000", "--dump-dom", host.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    page = int(re.search(r'data-page="(\d+)"', dom).group(1))
+    height = int(re.search(r'<iframe style="[^"]*height: (\d+)px', dom).group(1))
+    assert height == page + 4 and page > 640
     assert isinstance(t.events, pa.Table) and t.num_rows == t.events.num_rows
     assert t["strategy"].to_pylist()[0] == "toggle"

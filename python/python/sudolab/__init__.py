@@ -319,12 +319,13 @@ class Comparison(_Rows):
         )
 
 
-#: The page's height is measured once it has loaded (the iframe's document is the page,
-#: same origin through ``srcdoc``) and again when it changes (a step can grow the chart), so
-#: the notebook shows all of it; the fallback height is the page's usual first view.
+#: The iframe takes its page's height once the page has loaded (through ``srcdoc`` the page
+#: is of the notebook's origin, so its document can be measured) and again whenever that
+#: changes (a step can grow the chart), so the notebook shows all of the page and no empty
+#: space; 640 px is the height until then, or where scripts do not run.
 _RESIZE = (
     "(function(f){var d=f.contentDocument;if(!d||!d.documentElement)return;"
-    "var fit=function(){f.style.height=(d.documentElement.scrollHeight+4)+'px';};fit();"
+    "var fit=function(){f.style.height=(d.documentElement.offsetHeight+4)+'px';};fit();"
     "if(window.ResizeObserver){new ResizeObserver(fit).observe(d.documentElement);}})(this)"
 )
 
