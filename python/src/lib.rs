@@ -180,12 +180,7 @@ fn limits(
 
 /// What a run of a plan gives back before it becomes tables.
 struct Collected {
-    /// The rows in input order, each with the solution the table keeps.
-    rows: Vec<(Row, Option<String>)>,
-    /// The counter columns.
-    counters: Vec<Counter>,
-    /// Whether the table has a `solution` column.
-    solutions: bool,
+    rows: Gathered,
     problems: Vec<PuzzleProblem>,
     input_errors: Vec<String>,
     interrupted: bool,
@@ -193,15 +188,63 @@ struct Collected {
     context: Context,
 }
 
+/// The rows of a run: built into the table as they come (one plan), or kept to be merged
+/// with another plan's into input order (`auto`'s engines, each on the puzzles it takes).
+enum Gathered {
+    Streamed(RowsBuilder),
+    Kept {
+        /// Each row with the solution the table keeps.
+        rows: Vec<(Row, Option<String>)>,
+        /// The counter columns.
+        counters: Vec<Counter>,
+        /// Whether the table has a `solution` column.
+        solutions: bool,
+    },
+}
+
+impl Gathered {
+    fn table(self) -> PyResult<PyTable> {
+        match self {
+            Gathered::Streamed(builder) => builder.finish(),
+            Gathered::Kept {
+                rows,
+                counters,
+                solutions,
+            } => {
+                let mut builder = RowsBuilder::new(&counters, solutions);
+                for (row, solution) in &rows {
+                    builder.add(row, solution.as_deref());
+                }
+                builder.finish()
+            }
+        }
+    }
+}
+
 impl Collected {
-    /// Runs of the same puzzles by other plans (`auto`'s engines, each on the puzzles it
-    /// takes) added, in input order.
+    /// Another plan's run of other puzzles of the same input added, in input order (both
+    /// with their rows kept).
     fn merge(mut self, other: Collected) -> Collected {
-        self.rows.extend(other.rows);
-        self.rows.sort_by_key(|(row, _)| row.puzzle);
-        self.counters.extend(other.counters);
-        self.counters.sort_unstable();
-        self.counters.dedup();
+        if let (
+            Gathered::Kept {
+                rows,
+                counters,
+                solutions,
+            },
+            Gathered::Kept {
+                rows: more,
+                counters: more_counters,
+                solutions: more_solutions,
+            },
+        ) = (&mut self.rows, other.rows)
+        {
+            rows.extend(more);
+            rows.sort_by_key(|(row, _)| row.puzzle);
+            counters.extend(more_counters);
+            counters.sort_unstable();
+            counters.dedup();
+            *solutions |= more_solutions;
+        }
         self.problems.extend(other.problems);
         self.problems.sort_by_key(|problem| problem.puzzle);
         self.input_errors.extend(other.input_errors);
@@ -257,16 +300,18 @@ enum Keep {
 }
 
 /// Runs `plan` over `puzzles` (called on the worker thread) through the library's session:
-/// every row and problem collected in input order, and written to the reports when there are
-/// any.
+/// every row and problem collected in input order (the rows kept for a merge when `hold`),
+/// and written to the reports when there are any.
 fn collect(
     plan: &Plan,
     puzzles: Puzzles<'_>,
     solutions: Keep,
     context: Context,
     sinks: Vec<Sink>,
+    hold: bool,
 ) -> Result<Collected, String> {
-    let mut rows = Vec::new();
+    let mut builder = RowsBuilder::new(&plan.counters(), solutions != Keep::None);
+    let mut kept = Vec::new();
     let session = Session {
         plan: plan.clone(),
         baseline: context.baseline.clone(),
@@ -275,10 +320,12 @@ fn collect(
     };
     let mut add_row = |row: &Row, solution: Option<&str>| {
         let refused = solutions == Keep::Unique && row.verdict == Verdict::Multiple;
-        rows.push((
-            row.clone(),
-            solution.filter(|_| !refused).map(str::to_string),
-        ));
+        let solution = solution.filter(|_| !refused);
+        if hold {
+            kept.push((row.clone(), solution.map(str::to_string)));
+        } else {
+            builder.add(row, solution);
+        }
     };
     let hooks = Hooks {
         progress: &|_| {},
@@ -287,10 +334,17 @@ fn collect(
         row: Some(&mut add_row),
     };
     let compared = experiment::compare(session, puzzles, hooks).map_err(|err| err.to_string())?;
+    let rows = if hold {
+        Gathered::Kept {
+            rows: kept,
+            counters: plan.counters(),
+            solutions: solutions != Keep::None,
+        }
+    } else {
+        Gathered::Streamed(builder)
+    };
     Ok(Collected {
         rows,
-        counters: plan.counters(),
-        solutions: solutions != Keep::None,
         summary: compared.report.summary,
         context: compared.report.context,
         problems: compared.report.problems,
@@ -309,13 +363,9 @@ fn to_json(value: &impl serde::Serialize) -> Result<String, String> {
 type Comparison = (PyTable, PyTable, Vec<String>, bool, String, String);
 
 fn comparison(collected: Collected) -> PyResult<Comparison> {
-    let mut rows = RowsBuilder::new(&collected.counters, collected.solutions);
-    for (row, solution) in &collected.rows {
-        rows.add(row, solution.as_deref());
-    }
     let json = |text: Result<String, String>| text.map_err(|message| errors::internal(&message));
     Ok((
-        rows.finish()?,
+        collected.rows.table()?,
         tables::problems_table(&collected.problems)?,
         collected.input_errors,
         collected.interrupted,
@@ -581,6 +631,8 @@ fn run_plans(
         };
         groups[index].push(item);
     }
+    // Rows are kept for a merge only when more than one plan runs.
+    let hold = groups.iter().filter(|group| !group.is_empty()).count() > 1;
     let mut sinks = Some(sinks);
     let mut merged: Option<Collected> = None;
     for (index, (plan, group)) in plans.iter().zip(groups).enumerate() {
@@ -594,6 +646,7 @@ fn run_plans(
             keep,
             context.clone(),
             sinks.take().unwrap_or_default(),
+            hold,
         )
         .map_err(Ok)?;
         merged = Some(match merged {
@@ -631,6 +684,7 @@ fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
             Keep::None,
             context,
             Vec::new(),
+            false,
         )
     })?
     .map_err(|message| errors::input(&message))?;
@@ -1133,12 +1187,9 @@ fn rust_baseline(
             Keep::None,
             Context::default(),
             Vec::new(),
+            false,
         )?;
-        let mut rows = RowsBuilder::new(&collected.counters, false);
-        for (row, solution) in &collected.rows {
-            rows.add(row, solution.as_deref());
-        }
-        let table = rows.finish().map_err(|err| err.to_string())?;
+        let table = collected.rows.table().map_err(|err| err.to_string())?;
         let seconds = started.elapsed().as_secs_f64();
         drop(table);
         Ok::<f64, String>(seconds)

@@ -228,7 +228,9 @@ class _Rows:
         return self._rows.__arrow_c_schema__()
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        # Only for names the object has not; `_rows` itself unset (an object being copied or
+        # unpickled) must not recurse.
+        if name.startswith("__") or name == "_rows":
             raise AttributeError(name)
         return getattr(self._rows, name)
 
