@@ -29,12 +29,12 @@ use sudolab::corpus::{Format, Met, Source, Walk};
 use sudolab::experiment::provenance;
 use sudolab::experiment::{
     self, Experiment, Hooks, Input, Item, Order, Plan, Puzzles, Repeats, Scratch, Selection,
-    Session, Shard, Sides,
+    Session, Shard, SideError, SideFile, SideKind, Sides,
 };
 use sudolab::generate::{self, Symmetry};
 use sudolab::model::{Grid, Shape, to_one_line};
-use sudolab::report::{Context, PuzzleProblem, Row, Sink};
-use sudolab::strategy::{self, Counter, EngineChoice, Limits, Strategy};
+use sudolab::report::{Clock, Context, PuzzleProblem, Row, Sink, SinkError, Summary};
+use sudolab::strategy::{self, Counter, EngineChoice, Limits, Strategy, Verdict};
 use sudolab::trace;
 
 use tables::{Columns, RowsBuilder};
@@ -146,6 +146,11 @@ fn jobs(jobs: Option<i64>) -> PyResult<usize> {
     }
 }
 
+/// Whether `auto` may choose `engine`: with a node budget, only an engine that counts nodes.
+fn usable(engine: &dyn Strategy, node_budget: bool) -> bool {
+    !node_budget || engine.counters().contains(&Counter::Nodes)
+}
+
 /// Limits of every search, refusing a node budget for an engine that counts no nodes (as the
 /// command line does).
 fn limits(
@@ -175,31 +180,94 @@ fn limits(
 
 /// What a run of a plan gives back before it becomes tables.
 struct Collected {
-    rows: RowsBuilder,
+    rows: Gathered,
     problems: Vec<PuzzleProblem>,
     input_errors: Vec<String>,
     interrupted: bool,
-}
-
-/// Report files written as the command line's `--report` writes them: opened before the run
-/// (a bad path fails at once), then fed and finished by the session.
-struct Reports {
-    sinks: Vec<Sink>,
+    summary: Vec<Summary>,
     context: Context,
 }
 
-impl Reports {
-    fn open(plan: &Plan, limits: &Limits, paths: &[PathBuf], command: String) -> PyResult<Self> {
-        let sinks = paths
-            .iter()
-            .map(|path| Sink::create(path, &plan.counters()))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|err| errors::input(&err.to_string()))?;
-        Ok(Reports {
-            sinks,
-            context: provenance::context(plan, limits, &[puzzles::NAME.to_string()], command),
-        })
+/// The rows of a run: built into the table as they come (one plan), or kept to be merged
+/// with another plan's into input order (`auto`'s engines, each on the puzzles it takes).
+enum Gathered {
+    Streamed(RowsBuilder),
+    Kept {
+        /// Each row with the solution the table keeps.
+        rows: Vec<(Row, Option<String>)>,
+        /// The counter columns.
+        counters: Vec<Counter>,
+        /// Whether the table has a `solution` column.
+        solutions: bool,
+    },
+}
+
+impl Gathered {
+    fn table(self) -> PyResult<PyTable> {
+        match self {
+            Gathered::Streamed(builder) => builder.finish(),
+            Gathered::Kept {
+                rows,
+                counters,
+                solutions,
+            } => {
+                let mut builder = RowsBuilder::new(&counters, solutions);
+                for (row, solution) in &rows {
+                    builder.add(row, solution.as_deref());
+                }
+                builder.finish()
+            }
+        }
     }
+}
+
+impl Collected {
+    /// Another plan's run of other puzzles of the same input added, in input order (both
+    /// with their rows kept).
+    fn merge(mut self, other: Collected) -> Collected {
+        if let (
+            Gathered::Kept {
+                rows,
+                counters,
+                solutions,
+            },
+            Gathered::Kept {
+                rows: more,
+                counters: more_counters,
+                solutions: more_solutions,
+            },
+        ) = (&mut self.rows, other.rows)
+        {
+            rows.extend(more);
+            rows.sort_by_key(|(row, _)| row.puzzle);
+            counters.extend(more_counters);
+            counters.sort_unstable();
+            counters.dedup();
+            *solutions |= more_solutions;
+        }
+        self.problems.extend(other.problems);
+        self.problems.sort_by_key(|problem| problem.puzzle);
+        self.input_errors.extend(other.input_errors);
+        self.interrupted |= other.interrupted;
+        self.summary.extend(other.summary);
+        self
+    }
+}
+
+/// Report files written as the command line's `--report` writes them: opened before the run
+/// (a bad path fails at once), then fed and finished by the session. An extension that names
+/// no report form is a bad option (`OptionError`); a file that cannot be written an
+/// `InputError`.
+fn open_reports(plan: &Plan, paths: &[PathBuf]) -> PyResult<Vec<Sink>> {
+    paths
+        .iter()
+        .map(|path| {
+            Sink::create(path, &plan.counters()).map_err(|err| match err {
+                SinkError::Format(_) => errors::option(&format!("report: {err}")),
+                SinkError::Write { .. } => errors::input(&err.to_string()),
+            })
+        })
+        .collect()
 }
 
 /// The inputs a report names: the files of the puzzles' sources (`FILE:LINE`) in order of
@@ -219,26 +287,46 @@ fn inputs_of(items: &[Item]) -> Vec<String> {
     inputs
 }
 
+/// Which solutions a table keeps in its `solution` column.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// None: no `solution` column (`count`, `compare`).
+    None,
+    /// The first one found (`solve`).
+    First,
+    /// The solution of a unique puzzle only: a puzzle with several has none
+    /// (`solve(unique=True)`, as `sudolab solve --unique`).
+    Unique,
+}
+
 /// Runs `plan` over `puzzles` (called on the worker thread) through the library's session:
-/// every row and problem collected in input order, and written to the reports when there are
-/// any.
+/// every row and problem collected in input order (the rows kept for a merge when `hold`),
+/// and written to the reports when there are any.
 fn collect(
     plan: &Plan,
     puzzles: Puzzles<'_>,
-    with_solutions: bool,
-    reports: Option<Reports>,
+    solutions: Keep,
+    context: Context,
+    sinks: Vec<Sink>,
+    hold: bool,
 ) -> Result<Collected, String> {
-    let mut rows = RowsBuilder::new(&plan.counters(), with_solutions);
-    let (sinks, context) = reports.map_or_else(Default::default, |reports| {
-        (reports.sinks, reports.context)
-    });
+    let mut builder = RowsBuilder::new(&plan.counters(), solutions != Keep::None);
+    let mut kept = Vec::new();
     let session = Session {
         plan: plan.clone(),
+        baseline: context.baseline.clone(),
         context,
-        baseline: None,
         sinks,
     };
-    let mut add_row = |row: &Row, solution: Option<&str>| rows.add(row, solution);
+    let mut add_row = |row: &Row, solution: Option<&str>| {
+        let refused = solutions == Keep::Unique && row.verdict == Verdict::Multiple;
+        let solution = solution.filter(|_| !refused);
+        if hold {
+            kept.push((row.clone(), solution.map(str::to_string)));
+        } else {
+            builder.add(row, solution);
+        }
+    };
     let hooks = Hooks {
         progress: &|_| {},
         skipped: &mut |_| {},
@@ -246,30 +334,61 @@ fn collect(
         row: Some(&mut add_row),
     };
     let compared = experiment::compare(session, puzzles, hooks).map_err(|err| err.to_string())?;
+    let rows = if hold {
+        Gathered::Kept {
+            rows: kept,
+            counters: plan.counters(),
+            solutions: solutions != Keep::None,
+        }
+    } else {
+        Gathered::Streamed(builder)
+    };
     Ok(Collected {
         rows,
+        summary: compared.report.summary,
+        context: compared.report.context,
         problems: compared.report.problems,
         input_errors: compared.report.input_errors,
         interrupted: compared.ended.interrupted,
     })
 }
 
-/// `(rows, problems, input errors, interrupted)`, as the Python side's `Comparison` takes them.
-type Comparison = (PyTable, PyTable, Vec<String>, bool);
+/// A part of the report as the JSON report writes it.
+fn to_json(value: &impl serde::Serialize) -> Result<String, String> {
+    serde_json::to_string(value).map_err(|err| format!("cannot write JSON: {err}"))
+}
+
+/// `(rows, problems, input errors, interrupted, summary, context)`, as the Python side's
+/// `Comparison` takes them (the summary and context as the JSON report's text).
+type Comparison = (PyTable, PyTable, Vec<String>, bool, String, String);
 
 fn comparison(collected: Collected) -> PyResult<Comparison> {
+    let json = |text: Result<String, String>| text.map_err(|message| errors::internal(&message));
     Ok((
-        collected.rows.finish()?,
+        collected.rows.table()?,
         tables::problems_table(&collected.problems)?,
         collected.input_errors,
         collected.interrupted,
+        json(to_json(&collected.summary))?,
+        json(to_json(&collected.context))?,
     ))
+}
+
+/// A side file of known counts or solutions (`expect_counts`, `expect_solutions`).
+fn side_file(name: &str, path: Option<PathBuf>, kind: SideKind) -> PyResult<Option<SideFile>> {
+    path.map(|path| {
+        SideFile::load(&path, kind).map_err(|err| match err {
+            SideError::Read { .. } => errors::input(&format!("{name}: {err}")),
+            _ => errors::parse(&format!("{name}: {err}")),
+        })
+    })
+    .transpose()
 }
 
 /// Runs strategies over puzzles through sudolab's experiment pipeline (`compare`, and `count`
 /// and `solve` with one strategy).
 #[pyfunction]
-#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new()))]
+#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new(), baseline=None, clock="cpu", sample=None, seed=1, expect_counts=None, expect_solutions=None, command=String::new(), unique=false, one_engine=false, variant=None, randomize=None, restarts=None))]
 #[allow(clippy::too_many_arguments)]
 fn py_experiment(
     py: Python<'_>,
@@ -286,16 +405,174 @@ fn py_experiment(
     solutions: bool,
     shard: Option<&str>,
     report: Vec<PathBuf>,
+    baseline: Option<String>,
+    clock: &str,
+    sample: Option<u64>,
+    seed: u64,
+    expect_counts: Option<PathBuf>,
+    expect_solutions: Option<PathBuf>,
+    command: String,
+    unique: bool,
+    one_engine: bool,
+    variant: Option<&str>,
+    randomize: Option<u64>,
+    restarts: Option<&str>,
 ) -> PyResult<Comparison> {
-    let selection = match shard {
-        None => Selection::All,
-        Some(text) => Selection::Shard(
+    let variant = puzzles::variant(variant)?;
+    let selection = self::selection(shard, sample, seed)?;
+    // `count` and `solve` take one engine or `auto`, as their `--strategy`: per puzzle, fast
+    // up to 12x12 and sat above (the other where that one refuses the puzzle; with a node
+    // budget, only engines that count nodes). Each engine then runs a plan of its own on the
+    // puzzles it takes.
+    let auto = one_engine && matches!(strategies.as_slice(), [name] if name == "auto");
+    let strategies = if auto {
+        let mut engines = EngineChoice::Auto.engines();
+        engines.retain(|engine| usable(*engine, max_nodes.is_some()));
+        engines
+    } else {
+        strategies_named(&strategies)?
+    };
+    if let Some(baseline) = &baseline
+        && !strategies.iter().any(|s| s.name() == baseline)
+    {
+        let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
+        return Err(errors::option(&format!(
+            "baseline: '{baseline}' is not among the strategies compared ({})",
+            names.join(", ")
+        )));
+    }
+    let clock: Clock = clock
+        .parse()
+        .map_err(|err| errors::option(&format!("clock: {err}")))?;
+    let sides = Sides {
+        counts: side_file("expect_counts", expect_counts, SideKind::Counts)?,
+        solutions: side_file("expect_solutions", expect_solutions, SideKind::Solutions)?,
+    };
+    let mut limits = limits(&strategies, limit, duration("timeout", timeout)?, max_nodes)?;
+    randomized(&strategies, limit, randomize, restarts, &mut limits)?;
+    let (order, repeats) = order_and_repeats(order, repeat, warmup)?;
+    let shape = shape(r#box)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let plan = Plan {
+        repeats,
+        order,
+        jobs: self::jobs(jobs)?,
+        selection,
+        cancel: Some(Arc::clone(&cancel)),
+        ..Plan::new(&strategies, &limits)
+    };
+    // One plan for every strategy, or with `auto` one per engine it may choose.
+    let plans: Vec<Plan> = if auto {
+        strategies
+            .iter()
+            .map(|engine| Plan {
+                entries: Plan::new(&[*engine], &limits).entries,
+                ..plan.clone()
+            })
+            .collect()
+    } else {
+        vec![plan.clone()]
+    };
+    let sinks = open_reports(&plan, &report)?;
+    let mut context = provenance::context(&plan, &limits, &[puzzles::NAME.to_string()], command);
+    context.baseline = baseline;
+    context.clock = Some(clock);
+    let raw = puzzles::take(puzzles)?;
+    let collected = detached(py, &cancel, move || {
+        let mut items = puzzles::parse(raw, shape).map_err(Err)?;
+        puzzles::apply_variant(&mut items, variant.as_ref()).map_err(Err)?;
+        for side in [&sides.counts, &sides.solutions].into_iter().flatten() {
+            side.check_length(items.len() as u64, puzzles::NAME)
+                .map_err(|err| Err(err.to_string()))?;
+        }
+        for item in &mut items {
+            experiment::attach(&sides, item.ordinal, item).map_err(|err| Err(err.to_string()))?;
+        }
+        context.inputs = inputs_of(&items);
+        let keep = match (solutions, unique) {
+            (false, _) => Keep::None,
+            (true, false) => Keep::First,
+            (true, true) => Keep::Unique,
+        };
+        let node_budget = max_nodes.is_some();
+        run_plans(
+            &plans,
+            items,
+            auto.then_some(node_budget),
+            keep,
+            &context,
+            sinks,
+        )
+    })?;
+    match collected {
+        Ok(collected) => comparison(collected),
+        Err(Err(parse)) => Err(errors::parse(&parse)),
+        Err(Ok(internal)) => Err(errors::internal(&internal)),
+    }
+}
+
+/// The puzzles a run takes: a shard, a seeded sample, or all.
+fn selection(shard: Option<&str>, sample: Option<u64>, seed: u64) -> PyResult<Selection> {
+    match (shard, sample) {
+        (None, None) => Ok(Selection::All),
+        (Some(text), None) => Ok(Selection::Shard(
             text.parse::<Shard>()
                 .map_err(|err| errors::option(&format!("shard: {err}")))?,
-        ),
-    };
-    let strategies = strategies_named(&strategies)?;
-    let limits = limits(&strategies, limit, duration("timeout", timeout)?, max_nodes)?;
+        )),
+        (None, Some(0)) => Err(errors::option(
+            "sample: 0 would compare nothing; give a sample size of at least 1",
+        )),
+        (None, Some(size)) => Ok(Selection::Sample { size, seed }),
+        (Some(_), Some(_)) => Err(errors::option(
+            "sample: a sample is drawn from the whole input; give shard or sample, not both",
+        )),
+    }
+}
+
+/// A randomized search (`--randomize`) and its restarts (`--restarts`), under the command
+/// line's rules: only engines that randomize, and restarts only with a seed and for one
+/// solution.
+fn randomized(
+    strategies: &[&'static dyn Strategy],
+    limit: u64,
+    randomize: Option<u64>,
+    restarts: Option<&str>,
+    limits: &mut Limits,
+) -> PyResult<()> {
+    if randomize.is_some()
+        && let Some(fixed) = strategies.iter().find(|s| !s.randomizes())
+    {
+        return Err(errors::option(&format!(
+            "randomize: {} searches in its own fixed order; mrv randomizes its ties and value \
+             order",
+            fixed.name()
+        )));
+    }
+    if let Some(schedule) = restarts {
+        if randomize.is_none() {
+            return Err(errors::option(
+                "restarts: a restart schedule needs randomize=SEED (a restarted search in the \
+                 same order would repeat itself)",
+            ));
+        }
+        if limit != 1 {
+            return Err(errors::option(
+                "restarts: finds one solution (a restarted run would find earlier solutions \
+                 again): use solve, or count with limit=1",
+            ));
+        }
+        limits.restarts = Some(
+            schedule
+                .parse()
+                .map_err(|err| errors::option(&format!("restarts: {err}")))?,
+        );
+    }
+    limits.randomize = randomize;
+    Ok(())
+}
+
+/// The order of the searches and how often each is timed.
+fn order_and_repeats(order: &str, repeat: u32, warmup: u32) -> PyResult<(Order, Repeats)> {
     let order = match order {
         "engine" => Order::Engine,
         "puzzle" => Order::Puzzle,
@@ -312,43 +589,72 @@ fn py_experiment(
             experiment::MAX_REPEATS
         )));
     }
-    let shape = shape(r#box)?;
-    let cancel = Arc::new(AtomicBool::new(false));
-    let plan = Plan {
-        repeats: Repeats {
+    Ok((
+        order,
+        Repeats {
             warmup,
             timed: repeat,
         },
-        order,
-        jobs: self::jobs(jobs)?,
-        selection,
-        cancel: Some(Arc::clone(&cancel)),
-        ..Plan::new(&strategies, &limits)
-    };
-    let reports = if report.is_empty() {
-        None
-    } else {
-        let command = format!(
-            "python: sudolab.compare(strategies={:?}, limit={limit})",
-            plan.names()
-        );
-        Some(Reports::open(&plan, &limits, &report, command)?)
-    };
-    let raw = puzzles::take(puzzles)?;
-    let collected = detached(py, &cancel, move || {
-        let items = puzzles::parse(raw, shape).map_err(Err)?;
-        let reports = reports.map(|mut reports| {
-            reports.context.inputs = inputs_of(&items);
-            reports
-        });
-        collect(&plan, Puzzles::Items(Box::new(items.into_iter())), solutions, reports)
-            .map_err(Ok)
-    })?;
-    match collected {
-        Ok(collected) => comparison(collected),
-        Err(Err(parse)) => Err(errors::parse(&parse)),
-        Err(Ok(internal)) => Err(errors::internal(&internal)),
+    ))
+}
+
+/// Runs the puzzles through the plans (on the worker thread): one plan, or with `auto`
+/// (`Some(node_budget)`) each puzzle through the plan of the engine `auto` chooses for it,
+/// the rows merged back into input order. `Err(Err(_))` is a puzzle no engine takes,
+/// `Err(Ok(_))` a failure of the run.
+fn run_plans(
+    plans: &[Plan],
+    items: Vec<Item>,
+    auto: Option<bool>,
+    keep: Keep,
+    context: &Context,
+    sinks: Vec<Sink>,
+) -> Result<Collected, Result<String, String>> {
+    let mut groups: Vec<Vec<Item>> = vec![Vec::new(); plans.len()];
+    for item in items {
+        let index = match auto {
+            None => 0,
+            Some(node_budget) => {
+                let engine = EngineChoice::Auto
+                    .resolve_among(&item.puzzle, |engine| usable(engine, node_budget))
+                    .map_err(|no| {
+                        Err(format!(
+                            "{}: {} (auto) cannot take this puzzle: {}",
+                            item.source, no.engine, no.refusal
+                        ))
+                    })?;
+                plans
+                    .iter()
+                    .position(|plan| plan.entries[0].strategy.name() == engine.name())
+                    .unwrap_or(0)
+            }
+        };
+        groups[index].push(item);
     }
+    // Rows are kept for a merge only when more than one plan runs.
+    let hold = groups.iter().filter(|group| !group.is_empty()).count() > 1;
+    let mut sinks = Some(sinks);
+    let mut merged: Option<Collected> = None;
+    for (index, (plan, group)) in plans.iter().zip(groups).enumerate() {
+        // Every plan with puzzles runs; with none at all, the first (an empty table).
+        if group.is_empty() && (index > 0 || merged.is_some()) {
+            continue;
+        }
+        let collected = collect(
+            plan,
+            Puzzles::Items(Box::new(group.into_iter())),
+            keep,
+            context.clone(),
+            sinks.take().unwrap_or_default(),
+            hold,
+        )
+        .map_err(Ok)?;
+        merged = Some(match merged {
+            None => collected,
+            Some(earlier) => earlier.merge(collected),
+        });
+    }
+    merged.ok_or_else(|| Ok("no plan ran".to_string()))
 }
 
 /// Runs an experiment file (`sudolab run`'s TOML) and returns its rows and problems; nothing
@@ -361,13 +667,25 @@ fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
     plan.cancel = Some(Arc::clone(&cancel));
     let sources = experiment.sources.clone();
     let sides = experiment.sides.clone();
+    let inputs: Vec<String> = sources.iter().map(Source::name).collect();
+    let command = format!("python: sudolab.run({:?})", path.display().to_string());
+    let mut context = provenance::context(&plan, &experiment.limits, &inputs, command);
+    context.baseline.clone_from(&experiment.baseline);
+    context.clock = Some(experiment.clock);
     let collected = detached(py, &cancel, move || {
         let input = Input {
             walk: Walk::new(sources),
             sides,
             whole: Sides::default(),
         };
-        collect(&plan, Puzzles::Walk(Box::new(input)), false, None)
+        collect(
+            &plan,
+            Puzzles::Walk(Box::new(input)),
+            Keep::None,
+            context,
+            Vec::new(),
+            false,
+        )
     })?
     .map_err(|message| errors::input(&message))?;
     Ok((comparison(collected)?, experiment.name))
@@ -511,10 +829,10 @@ fn strategy_names() -> Vec<&'static str> {
     strategy::names()
 }
 
-
 /// Re-proves each puzzle unique with several engines (`sudolab verify`).
 #[pyfunction]
-#[pyo3(signature = (puzzles, strategies, timeout=None, jobs=None, r#box=None))]
+#[pyo3(signature = (puzzles, strategies, timeout=None, jobs=None, r#box=None, shard=None, variant=None, certify=None))]
+#[allow(clippy::too_many_arguments)]
 fn verify(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
@@ -522,7 +840,23 @@ fn verify(
     timeout: Option<&Bound<'_, PyAny>>,
     jobs: Option<i64>,
     r#box: Option<&str>,
+    shard: Option<&str>,
+    variant: Option<&str>,
+    certify: Option<PathBuf>,
 ) -> PyResult<PyTable> {
+    let variant = puzzles::variant(variant)?;
+    if let Some(dir) = &certify {
+        std::fs::create_dir_all(dir).map_err(|err| {
+            errors::input(&format!("certify: cannot create {}: {err}", dir.display()))
+        })?;
+    }
+    let selection = match shard {
+        None => Selection::All,
+        Some(text) => Selection::Shard(
+            text.parse::<Shard>()
+                .map_err(|err| errors::option(&format!("shard: {err}")))?,
+        ),
+    };
     if strategies.is_empty() {
         return Err(errors::option("strategies: give at least one strategy"));
     }
@@ -536,8 +870,11 @@ fn verify(
     let jobs = self::jobs(jobs)?;
     let shape = shape(r#box)?;
     let raw = puzzles::take(puzzles)?;
+    let certifies = certify.is_some();
     let outcome = detached(py, &cancel, move || {
-        let items = puzzles::parse(raw, shape).map_err(Err)?;
+        let mut items = puzzles::parse(raw, shape).map_err(Err)?;
+        puzzles::apply_variant(&mut items, variant.as_ref()).map_err(Err)?;
+        items.retain(|item| selection.takes(item.ordinal));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .build()
@@ -546,9 +883,17 @@ fn verify(
             items
                 .par_iter()
                 .map_init(Scratch::default, |scratch, item| {
-                    experiment::verify(item.clone(), &verifiers, &limits, scratch)
+                    let mut done = experiment::verify(item.clone(), &verifiers, &limits, scratch);
+                    let mut certificate = None;
+                    if let (Some(dir), true) = (&certify, done.verified()) {
+                        match certify_verified(dir, item) {
+                            Ok(path) => certificate = Some(path),
+                            Err(problem) => done.problems.push(problem),
+                        }
+                    }
+                    (done, certificate)
                 })
-                .collect()
+                .collect::<Vec<_>>()
         });
         Ok((items, results))
     })?;
@@ -557,10 +902,14 @@ fn verify(
         Err(Err(parse)) => return Err(errors::parse(&parse)),
         Err(Ok(internal)) => return Err(errors::internal(&internal)),
     };
-    let by: Vec<String> = results.iter().map(|done| done.by.join(",")).collect();
+    let by: Vec<String> = results.iter().map(|(done, _)| done.by.join(",")).collect();
     let problems: Vec<Option<String>> = results
         .iter()
-        .map(|done| (!done.verified()).then(|| done.problems.join("; ")))
+        .map(|(done, _)| (!done.verified()).then(|| done.problems.join("; ")))
+        .collect();
+    let certificates: Vec<Option<String>> = results
+        .iter()
+        .map(|(_, path)| path.as_ref().map(|path| path.display().to_string()))
         .collect();
     let lines: Vec<String> = items.iter().map(|i| to_one_line(&i.puzzle)).collect();
     let mut columns = Columns::default();
@@ -571,19 +920,55 @@ fn verify(
         .bools("verified", problems.iter().map(Option::is_none))
         .strings("strategies", by.iter().map(|b| Some(b.as_str())))
         .strings("problems", problems.iter().map(Option::as_deref));
+    if certifies {
+        columns.strings("certificate", certificates.iter().map(Option::as_deref));
+    }
     columns.finish()
+}
+
+/// A certificate of a verified puzzle written into `dir` (as `sudolab verify --certify`):
+/// made, checked by the independent checker, and proving uniqueness, or the problem. Its name
+/// is the source file's stem and the puzzle's position, `puzzles-00003.cert`.
+fn certify_verified(dir: &std::path::Path, item: &Item) -> Result<PathBuf, String> {
+    use sudolab::certify;
+    let certificate = certify::certify(&item.puzzle, &item.source, &certify::Options::default())
+        .map_err(|err| format!("no certificate: {err}"))?;
+    if let Err(failure) = sudolab::certcheck::check_text(&certificate.text) {
+        return Err(format!(
+            "the certificate does not check ({}: {})",
+            failure.step, failure.reason
+        ));
+    }
+    if certificate.verdict != Verdict::Unique {
+        return Err(format!(
+            "the certificate proves {:?}, not uniqueness",
+            certificate.verdict
+        ));
+    }
+    let file = item
+        .source
+        .rsplit_once(':')
+        .map_or(item.source.as_str(), |(file, _)| file);
+    let stem = std::path::Path::new(file).file_stem().map_or_else(
+        || puzzles::NAME.to_string(),
+        |s| s.to_string_lossy().replace(' ', "-"),
+    );
+    let path = dir.join(format!("{stem}-{:05}.cert", item.ordinal + 1));
+    std::fs::write(&path, &certificate.text)
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+    Ok(path)
 }
 
 /// Seeded puzzles whose uniqueness a checker proves (`sudolab generate`): puzzles `start ..
 /// start + count` of the seed's stream.
 #[pyfunction]
-#[pyo3(name = "generate", signature = (count, seed, r#box, clues=None, minimal=false, symmetry="none", checker="auto", check_timeout=None, start=0, jobs=None))]
+#[pyo3(name = "generate", signature = (count, seed, r#box=None, clues=None, minimal=false, symmetry="none", checker="auto", check_timeout=None, start=0, jobs=None, size=9))]
 #[allow(clippy::too_many_arguments)]
 fn py_generate(
     py: Python<'_>,
     count: u64,
     seed: u64,
-    r#box: &str,
+    r#box: Option<&str>,
     clues: Option<usize>,
     minimal: bool,
     symmetry: &str,
@@ -591,8 +976,13 @@ fn py_generate(
     check_timeout: Option<&Bound<'_, PyAny>>,
     start: u64,
     jobs: Option<i64>,
+    size: usize,
 ) -> PyResult<PyTable> {
-    let shape = self::shape(Some(r#box))?.expect("a shape was given");
+    // A box gives the side; without one, the most square box of `size` (as --size).
+    let shape = match self::shape(r#box)? {
+        Some(shape) => shape,
+        None => Shape::for_side(size).map_err(|err| errors::option(&format!("size: {err}")))?,
+    };
     let symmetry: Symmetry = symmetry
         .parse()
         .map_err(|err| errors::option(&format!("symmetry: {err}")))?;
@@ -654,7 +1044,8 @@ fn py_generate(
 /// Traces strategies on one puzzle (`sudolab trace`): the step-through page, the events as a
 /// table, and each trace's text summary.
 #[pyfunction]
-#[pyo3(name = "trace", signature = (puzzle, strategies, limit=2, max_events=100_000, r#box=None))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(name = "trace", signature = (puzzle, strategies, limit=2, max_events=100_000, r#box=None, human=false, variant=None))]
 fn py_trace(
     py: Python<'_>,
     puzzle: &Bound<'_, PyAny>,
@@ -662,15 +1053,23 @@ fn py_trace(
     limit: u64,
     max_events: usize,
     r#box: Option<&str>,
+    human: bool,
+    variant: Option<&str>,
 ) -> PyResult<(String, PyTable, Vec<String>)> {
-    const MAX_EVENTS: usize = 10_000_000;
-    if max_events == 0 || max_events > MAX_EVENTS {
+    // The command line's bound: the events of every strategy together fit in about 1 GB.
+    const MAX_EVENTS: usize = 1_500_000;
+    let engines = strategies_named(&strategies)?;
+    if max_events == 0 || max_events.saturating_mul(engines.len()) > MAX_EVENTS {
         return Err(errors::option(&format!(
-            "max_events: expected 1 to {MAX_EVENTS}, found {max_events}"
+            "max_events: expected 1 to {} events per strategy for {} strategies (at most \
+             {MAX_EVENTS} in all), found {max_events}",
+            MAX_EVENTS / engines.len(),
+            engines.len()
         )));
     }
-    let engines = strategies_named(&strategies)?;
-    let items = puzzles::items(puzzle, shape(r#box)?)?;
+    let variant = puzzles::variant(variant)?;
+    let mut items = puzzles::items(puzzle, shape(r#box)?)?;
+    puzzles::apply_variant(&mut items, variant.as_ref()).map_err(|err| errors::parse(&err))?;
     let [item] = items.as_slice() else {
         return Err(errors::option(&format!(
             "puzzle: trace takes one puzzle, found {}",
@@ -680,14 +1079,20 @@ fn py_trace(
     let grid = item.puzzle.clone();
     let cancel = Arc::new(AtomicBool::new(false));
     let traces = detached(py, &cancel, move || {
-        engines
+        let path = human
+            .then(|| sudolab::human::solve_path(&grid))
+            .transpose()
+            .map_err(|not_proper| format!("human: {not_proper}"))?;
+        let traces = engines
             .iter()
             .map(|engine| trace::record(*engine, &grid, limit, &Limits::default(), max_events))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|err| err.to_string())
+            .map_err(|err| err.to_string())?;
+        Ok::<_, String>((traces, path))
     })?
     .map_err(|message| errors::option(&message))?;
-    let html = trace::html::render(&traces);
+    let (traces, path) = traces;
+    let html = trace::html::render_with_path(&traces, path.as_ref());
     let summaries = traces.iter().map(trace::summary).collect();
     Ok((html, events_table(&traces)?, summaries))
 }
@@ -776,8 +1181,15 @@ fn rust_baseline(
     let seconds = detached(py, &cancel, move || {
         let started = Instant::now();
         let items = puzzles::parse(raw, None)?;
-        let collected = collect(&plan, Puzzles::Items(Box::new(items.into_iter())), false, None)?;
-        let table = collected.rows.finish().map_err(|err| err.to_string())?;
+        let collected = collect(
+            &plan,
+            Puzzles::Items(Box::new(items.into_iter())),
+            Keep::None,
+            Context::default(),
+            Vec::new(),
+            false,
+        )?;
+        let table = collected.rows.table().map_err(|err| err.to_string())?;
         let seconds = started.elapsed().as_secs_f64();
         drop(table);
         Ok::<f64, String>(seconds)
@@ -796,6 +1208,25 @@ fn column<'py>(
     tables::column_values(py, table.get(), name)
 }
 
+/// The columns of a table made here with their Arrow types (`("time_ns", "UInt64")`), for
+/// `Table.schema` without an Arrow library.
+#[pyfunction]
+fn schema(table: &Bound<'_, PyTable>) -> Vec<(String, String)> {
+    // Every table made here is one record batch.
+    table
+        .get()
+        .batches()
+        .first()
+        .map_or_else(Vec::new, |batch| {
+            batch
+                .schema()
+                .fields()
+                .iter()
+                .map(|field| (field.name().clone(), field.data_type().to_string()))
+                .collect()
+        })
+}
+
 /// Panics on the worker thread: the test that a panic becomes `sudolab.Error` and never
 /// crosses into Python as an abort.
 #[pyfunction]
@@ -809,7 +1240,10 @@ fn panic_on_worker(py: Python<'_>) -> PyResult<()> {
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    module.add("DEFAULT_VERIFIERS", sudolab::check::DEFAULT_VERIFIERS.to_vec())?;
+    module.add(
+        "DEFAULT_VERIFIERS",
+        sudolab::check::DEFAULT_VERIFIERS.to_vec(),
+    )?;
     module.add_function(wrap_pyfunction!(py_experiment, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(read, module)?)?;
@@ -820,6 +1254,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(py_generate, module)?)?;
     module.add_function(wrap_pyfunction!(py_trace, module)?)?;
     module.add_function(wrap_pyfunction!(column, module)?)?;
+    module.add_function(wrap_pyfunction!(schema, module)?)?;
     module.add_function(wrap_pyfunction!(rust_baseline, module)?)?;
     module.add_function(wrap_pyfunction!(panic_on_worker, module)?)?;
     Ok(())

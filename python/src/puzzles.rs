@@ -14,8 +14,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use pyo3_arrow::input::AnyArray;
 
+use std::sync::Arc;
+
 use sudolab::experiment::Item;
-use sudolab::model::{Grid, Shape, parse_line_record};
+use sudolab::model::{Features, Grid, Rules, RulesSpec, Shape, parse_line_record};
 
 use crate::errors;
 
@@ -280,4 +282,45 @@ pub fn parse(raw: Raw, shape: Option<Shape>) -> Result<Vec<Item>, String> {
 pub fn items(object: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Vec<Item>> {
     let raw = take(object)?;
     parse(raw, shape).map_err(|message| errors::parse(&message))
+}
+
+/// The variant's rules (`variant="x,anti-king"`, the names of the command line's
+/// `--variant`), when given.
+pub fn variant(text: Option<&str>) -> PyResult<Option<RulesSpec>> {
+    text.map(|text| {
+        text.parse::<Features>()
+            .map(Features::spec)
+            .map_err(|err| errors::option(&format!("variant: {err}")))
+    })
+    .transpose()
+}
+
+/// Puts every plain puzzle under the variant's rules, as the command line's reader does with
+/// `--variant` (rules built once per shape; a latin or jigsaw variant has no boxes).
+pub fn apply_variant(items: &mut [Item], spec: Option<&RulesSpec>) -> Result<(), String> {
+    let Some(spec) = spec.filter(|spec| !spec.is_plain()) else {
+        return Ok(());
+    };
+    let boxless = spec.latin || spec.regions.is_some();
+    let mut built: Option<(Shape, Arc<Rules>)> = None;
+    for item in items {
+        if item.puzzle.rules().is_some() {
+            continue;
+        }
+        let shape = item.puzzle.shape();
+        let rules = match &built {
+            Some((built_for, rules)) if *built_for == shape => Arc::clone(rules),
+            _ => {
+                let boxes = (!boxless).then_some(shape);
+                let rules = Rules::new(shape.side(), boxes, spec.clone())
+                    .map(Arc::new)
+                    .map_err(|err| format!("{}: variant: {err}", item.source))?;
+                built = Some((shape, Arc::clone(&rules)));
+                rules
+            }
+        };
+        let plain = std::mem::replace(&mut item.puzzle, Grid::empty(shape));
+        item.puzzle = plain.with_rules(rules);
+    }
+    Ok(())
 }

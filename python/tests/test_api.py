@@ -72,8 +72,8 @@ def test_limit_zero_counts_every_solution():
 
 def test_solve_gives_certified_solutions_or_null():
     table = sudolab.solve([SMALL, "44.............."])
-    assert table.column("solution") == [SMALL_SOLUTION, None]
-    assert table.column("verdict") == ["solved", "none"]
+    assert table["solution"].to_pylist() == [SMALL_SOLUTION, None]
+    assert table["verdict"].to_pylist() == ["solved", "none"]
 
 
 def test_every_input_kind_gives_the_same_rows():
@@ -105,8 +105,8 @@ def test_numpy_rows_of_other_sizes():
     cells = np.zeros((3, 16), dtype=np.uint8)
     cells[0, :4] = [4, 0, 0, 3]
     table = sudolab.count(cells, strategy="dlx-knuth")
-    assert table.column("verdict") == ["multiple"] * 3
-    assert table.column("side") == [4] * 3
+    assert table["verdict"].to_pylist() == ["multiple"] * 3
+    assert table["side"].to_pylist() == [4] * 3
 
 
 def test_read_gives_sources_lines_and_claims(root):
@@ -135,8 +135,8 @@ def test_known_claims_are_checked():
 
 def test_compare_defaults_to_every_strategy():
     c = sudolab.compare([SMALL])
-    assert c.column("strategy") == sudolab.strategies().column("name")
-    assert set(c.column("verdict")) == {"unique"}
+    assert c["strategy"].to_pylist() == sudolab.strategies()["name"].to_pylist()
+    assert set(c["verdict"].to_pylist()) == {"unique"}
     assert not c.interrupted and c.input_errors == []
     assert repr(c) == f"<sudolab.Comparison: {c.num_rows} rows, 0 problems>"
 
@@ -184,7 +184,7 @@ def test_generate_is_seeded_and_verifiable():
     again = sudolab.generate(3, seed=11, box=(2, 2), jobs=2).to_pylist()
     assert first == again
     assert [g["index"] for g in first] == [0, 1, 2]
-    assert all(sudolab.verify([g["puzzle"] for g in first]).column("verified"))
+    assert all(sudolab.verify([g["puzzle"] for g in first])["verified"].to_pylist())
     shifted = sudolab.generate(1, seed=11, box="2x2", start=2).to_pylist()
     assert shifted == first[2:]
 
@@ -221,8 +221,8 @@ path = "{root / 'corpora' / 'reference.txt'}"
     )
     c = sudolab.run(experiment)
     assert c.name == "small"
-    assert c.column("strategy") == ["fast", "mrv", "fast", "mrv"]
-    assert set(c.column("verdict")) == {"unique"}
+    assert c["strategy"].to_pylist() == ["fast", "mrv", "fast", "mrv"]
+    assert set(c["verdict"].to_pylist()) == {"unique"}
     assert c.problems.num_rows == 0
 
 

@@ -12,7 +12,7 @@ BAD_SYMBOL = (
 )
 BOX_MESSAGE = "expected a box shape such as 3x3 or 2x3 (rows x columns), found '2by2'"
 CELL_MESSAGE = "cell 5: expected a value 0-4, found 7"
-NAMES = ", ".join(sudolab.strategies().column("name"))
+NAMES = ", ".join(sudolab.strategies()["name"].to_pylist())
 
 
 def raises(kind, message, call, *args, **kwargs):
@@ -234,4 +234,4 @@ def test_a_panic_becomes_an_exception():
 
     raises(sudolab.Error, "internal error: a panic asked for by a test", _native.panic_on_worker)
     # The interpreter and the package go on.
-    assert sudolab.count("4..3.....1....2.").column("verdict") == ["unique"]
+    assert sudolab.count("4..3.....1....2.")["verdict"].to_pylist() == ["unique"]

@@ -3,13 +3,14 @@ Arrow tables.
 
 The searches run in Rust, through the same experiment pipeline as the ``sudolab`` command
 line (every answer certified, several strategies cross-checked), with the GIL released;
-Ctrl-C stops a run between searches. Tables implement the Arrow PyCapsule interface, so
-``pyarrow.table(t)``, ``polars.DataFrame(t)`` and ``pandas.DataFrame.from_arrow(t)`` take
-them without copying the data.
+Ctrl-C stops a run between searches. Results are ``pyarrow.Table`` objects when pyarrow is
+installed (else :class:`Table`, which needs no Arrow library); both implement the Arrow
+PyCapsule interface, so ``polars.DataFrame(t)``, ``pandas.DataFrame.from_arrow(t)`` and DuckDB
+take them without copying the data.
 
 >>> import sudolab
 >>> t = sudolab.count(["4..3.....1....2.", "4..3............"])
->>> t.column("verdict")
+>>> t["verdict"].to_pylist()
 ['unique', 'multiple']
 
 Puzzles can be given as a ``str``, a list of ``str`` (line form), a numpy ``(N, n*n)``
@@ -54,17 +55,80 @@ __version__ = _native.__version__
 VERIFIERS = tuple(_native.DEFAULT_VERIFIERS)
 
 
+def _pyarrow() -> Any:
+    """pyarrow when it is installed, else None (looked up once, on first use, so that
+    ``import sudolab`` stays fast)."""
+    global _PYARROW
+    if _PYARROW is _UNSET:
+        try:
+            import pyarrow
+        except ImportError:
+            pyarrow = None
+        _PYARROW = pyarrow
+    return _PYARROW
+
+
+_UNSET = object()
+_PYARROW: Any = _UNSET
+
+
+def _table(native: Any) -> Any:
+    """A result table: a ``pyarrow.Table`` when pyarrow is installed (taken through the Arrow
+    C stream, no copy), else a :class:`Table`."""
+    pyarrow = _pyarrow()
+    if pyarrow is not None:
+        return pyarrow.table(native)
+    return Table(native)
+
+
+#: Rows an HTML table shows before it says how many more there are.
+HTML_ROWS = 20
+
+
+def _rows_phrase(count: int) -> str:
+    return f"{count} row" if count == 1 else f"{count} rows"
+
+
+def _html(table: Any, title: str = "") -> str:
+    """An HTML ``<table>`` of the first :data:`HTML_ROWS` rows of ``table`` (a
+    ``pyarrow.Table`` or a :class:`Table`), captioned with its size."""
+    import html as escape
+
+    names = list(table.column_names)
+    total = table.num_rows
+    head = table.slice(0, HTML_ROWS) if hasattr(table, "slice") else None
+    rows = head.to_pylist() if head is not None else table.to_pylist()[:HTML_ROWS]
+    cell = lambda value: "" if value is None else escape.escape(str(value))  # noqa: E731
+    caption = f"{_rows_phrase(total)} &times; {len(names)} columns"
+    if title:
+        caption = f"{escape.escape(title)}: {caption}"
+    if total > len(rows):
+        caption += f" (the first {len(rows)} shown)"
+    lines = [f"<table><caption>{caption}</caption>", "<thead><tr>"]
+    lines += [f"<th>{escape.escape(name)}</th>" for name in names]
+    lines.append("</tr></thead><tbody>")
+    for row in rows:
+        lines.append("<tr>" + "".join(f"<td>{cell(row[name])}</td>" for name in names) + "</tr>")
+    lines.append("</tbody></table>")
+    return "\n".join(lines)
+
+
+class Column(list):
+    """One column of a :class:`Table` as Python values; ``to_pylist()`` as pyarrow's columns
+    have it."""
+
+    def to_pylist(self) -> list[Any]:
+        return list(self)
+
+
 class Table:
-    """An Arrow table made by sudolab.
+    """A sudolab result when pyarrow is not installed (with pyarrow, results are
+    ``pyarrow.Table`` objects).
 
     It implements the Arrow PyCapsule interface (``__arrow_c_stream__``), so any Arrow library
-    takes it without a copy: ``pyarrow.table(t)``, ``polars.DataFrame(t)``,
-    ``pandas.DataFrame.from_arrow(t)`` (pandas 3), DuckDB. ``to_pyarrow``, ``to_polars`` and
-    ``to_pandas`` are shortcuts for these.
-
-    >>> t = sudolab.strategies()
-    >>> "fast" in t.column("name")
-    True
+    takes it without a copy: ``polars.DataFrame(t)``, ``pandas.DataFrame.from_arrow(t)``
+    (pandas 3), DuckDB. ``t["verdict"]``, ``shape``, ``schema``, ``to_pylist()`` and the HTML
+    view in notebooks need no Arrow library.
     """
 
     __slots__ = ("_table",)
@@ -87,14 +151,31 @@ class Table:
         return len(self._table)
 
     @property
+    def num_columns(self) -> int:
+        """Columns in the table."""
+        return len(self.column_names)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, columns)``."""
+        return (self.num_rows, self.num_columns)
+
+    @property
     def column_names(self) -> list[str]:
         """The columns, in order."""
         return list(self._table.column_names)
 
-    def column(self, name: str) -> list[Any]:
-        """One column as a Python list (for small tables; use pyarrow or polars for big ones).
-        Needs no Arrow library."""
-        return _native.column(self._table, name)
+    @property
+    def schema(self) -> list[tuple[str, str]]:
+        """The columns and their Arrow types, ``[("puzzle", "UInt64"), ...]``."""
+        return _native.schema(self._table)
+
+    def column(self, name: str) -> Column:
+        """One column as Python values (for small tables; use an Arrow library for big ones)."""
+        return Column(_native.column(self._table, name))
+
+    def __getitem__(self, name: str) -> Column:
+        return self.column(name)
 
     def to_pyarrow(self) -> Any:
         """The table as a ``pyarrow.Table`` (no copy)."""
@@ -103,9 +184,7 @@ class Table:
         return pyarrow.table(self)
 
     def to_polars(self) -> Any:
-        """The table as a ``polars.DataFrame`` (no copy; ``polars.DataFrame(t)`` does the same,
-        while ``polars.from_arrow(t)`` gives one struct Series, as for any Arrow stream that is
-        not pyarrow's)."""
+        """The table as a ``polars.DataFrame`` (no copy)."""
         import polars
 
         return polars.DataFrame(self)
@@ -115,56 +194,152 @@ class Table:
         return self.to_pyarrow().to_pandas()
 
     def to_pylist(self) -> list[dict[str, Any]]:
-        """The rows as dictionaries (for small tables). Needs no Arrow library."""
+        """The rows as dictionaries (for small tables)."""
         names = self.column_names
         columns = [self.column(name) for name in names]
         return [dict(zip(names, values)) for values in zip(*columns)]
 
-    def __repr__(self) -> str:
-        return f"<sudolab.Table: {self.num_rows} rows; columns {', '.join(self.column_names)}>"
-
-
-class Comparison(Table):
-    """The result of :func:`compare` or :func:`run`: the rows (one per puzzle and strategy,
-    the columns of the command line's JSON report, counters flattened into columns) and the
-    cross-check's problems.
-
-    It is itself the rows table (``pyarrow.table(c)`` gives the rows); ``problems`` is the
-    problems table (``puzzle, source, grid, kind, strategies, detail``), ``input_errors`` the
-    messages of puzzles that could not be read (only :func:`run` skips them; the other
-    functions raise), ``interrupted`` whether Ctrl-C cut the run short.
-    """
-
-    __slots__ = ("problems", "input_errors", "interrupted", "name")
-
-    def __init__(self, parts: Any, name: Optional[str] = None) -> None:
-        rows, problems, input_errors, interrupted = parts
-        super().__init__(rows)
-        self.problems = Table(problems)
-        self.input_errors: list[str] = list(input_errors)
-        self.interrupted: bool = bool(interrupted)
-        self.name = name
-
-    @property
-    def rows(self) -> Table:
-        """The rows, as a plain :class:`Table`."""
-        return Table(self._table)
+    def _repr_html_(self) -> str:
+        return _html(self)
 
     def __repr__(self) -> str:
         return (
-            f"<sudolab.Comparison: {self.num_rows} rows, {self.problems.num_rows} problems"
+            f"<sudolab.Table: {_rows_phrase(self.num_rows)}; "
+            f"columns {', '.join(self.column_names)}>"
+        )
+
+
+class _Rows:
+    """What :class:`Comparison` and :class:`Trace` share: a result table (``pyarrow.Table``
+    with pyarrow, else :class:`Table`) that they stand for. Any attribute they do not have is
+    the table's (``schema``, ``shape``, ``num_rows``, ``column``, ``to_pandas``, ``filter``,
+    ...), ``x["col"]`` is its column, and Arrow libraries take them through the table's
+    ``__arrow_c_stream__``."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, native: Any) -> None:
+        self._rows = _table(native)
+
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        return self._rows.__arrow_c_stream__(requested_schema)
+
+    def __arrow_c_schema__(self) -> Any:
+        return self._rows.__arrow_c_schema__()
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for names the object has not; `_rows` itself unset (an object being copied or
+        # unpickled) must not recurse.
+        if name.startswith("__") or name == "_rows":
+            raise AttributeError(name)
+        return getattr(self._rows, name)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._rows[name]
+
+    def __len__(self) -> int:
+        return self._rows.num_rows
+
+    def to_pyarrow(self) -> Any:
+        """The rows as a ``pyarrow.Table`` (no copy)."""
+        import pyarrow
+
+        return pyarrow.table(self._rows)
+
+    def to_polars(self) -> Any:
+        """The rows as a ``polars.DataFrame`` (no copy)."""
+        import polars
+
+        return polars.DataFrame(self._rows)
+
+
+class Comparison(_Rows):
+    """The result of :func:`compare` or :func:`run`: the rows (one per puzzle and strategy,
+    the columns of the command line's JSON report, counters flattened into columns), the
+    per-strategy summary, the provenance and the cross-check's problems.
+
+    It stands for its rows: ``c.schema``, ``c.shape``, ``c["verdict"]``, ``c.to_pandas()``
+    and ``pyarrow.table(c)`` are the rows'; ``rows`` is the table itself. ``summary`` is the
+    JSON report's ``summary`` (one dictionary per strategy: verdict counts, ``total_ns``,
+    ``mean_us`` and the other times by the clock the context names, nodes, the ratio to the
+    baseline), ``context`` its ``context`` (sudolab's version and commit, the build, the
+    machine and its load, the options, the start time); ``problems`` is the problems table
+    (``puzzle, source, grid, kind, strategies, detail``), ``input_errors`` the messages of
+    puzzles that could not be read (only :func:`run` skips them; the other functions raise),
+    ``interrupted`` whether Ctrl-C cut the run short.
+    """
+
+    __slots__ = ("problems", "input_errors", "interrupted", "name", "summary", "context")
+
+    def __init__(self, parts: Any, name: Optional[str] = None) -> None:
+        import json
+
+        rows, problems, input_errors, interrupted, summary, context = parts
+        super().__init__(rows)
+        self.problems = _table(problems)
+        self.input_errors: list[str] = list(input_errors)
+        self.interrupted: bool = bool(interrupted)
+        self.name = name
+        self.summary: list[dict[str, Any]] = json.loads(summary)
+        self.context: dict[str, Any] = json.loads(context)
+
+    @property
+    def rows(self) -> Any:
+        """The rows, as a ``pyarrow.Table`` (a :class:`Table` without pyarrow)."""
+        return self._rows
+
+    def _repr_html_(self) -> str:
+        # The summary's scalar fields (the command line's table), then the first rows.
+        import html as escape
+
+        keys = [
+            key
+            for key in self.summary[0]
+            if not isinstance(self.summary[0][key], (list, dict))
+        ] if self.summary else []
+        lines = [
+            f"<table><caption>summary: {len(self.summary)} "
+            f"strateg{'y' if len(self.summary) == 1 else 'ies'}</caption><thead><tr>"
+        ]
+        lines += [f"<th>{escape.escape(key)}</th>" for key in keys]
+        lines.append("</tr></thead><tbody>")
+        for entry in self.summary:
+            cells = ["" if entry[k] is None else escape.escape(str(entry[k])) for k in keys]
+            lines.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        lines.append("</tbody></table>")
+        problems = self.problems.num_rows
+        note = f"<p>{problems} problem{'' if problems == 1 else 's'}"
+        note += ", INTERRUPTED</p>" if self.interrupted else "</p>"
+        return "\n".join(lines) + "\n" + note + "\n" + _html(self._rows, "rows")
+
+    def __repr__(self) -> str:
+        return (
+            f"<sudolab.Comparison: {_rows_phrase(self._rows.num_rows)}, "
+            f"{self.problems.num_rows} problem{'' if self.problems.num_rows == 1 else 's'}"
             + (", INTERRUPTED" if self.interrupted else "")
             + ">"
         )
 
 
-class Trace(Table):
+#: The iframe takes its page's height once the page has loaded (through ``srcdoc`` the page
+#: is of the notebook's origin, so its document can be measured) and again whenever that
+#: changes (a step can grow the chart), so the notebook shows all of the page and no empty
+#: space; 640 px is the height until then, or where scripts do not run.
+_RESIZE = (
+    "(function(f){var d=f.contentDocument;if(!d||!d.documentElement)return;"
+    "var fit=function(){f.style.height=(d.documentElement.offsetHeight+4)+'px';};fit();"
+    "if(window.ResizeObserver){new ResizeObserver(fit).observe(d.documentElement);}})(this)"
+)
+
+
+class Trace(_Rows):
     """The events of a traced search (:func:`trace`), one row each: ``strategy, step, depth,
     nodes, event, cell, value, item, candidates, text``.
 
     In Jupyter it shows as the command line's step-through page (``_repr_html_``): the board,
-    the buttons and arrow keys that step through the search, the nodes-per-depth chart.
-    ``html`` is that page, ``summaries`` the text summary of each strategy's trace.
+    the buttons and arrow keys that step through the search, the nodes-per-depth chart, in an
+    iframe as tall as the page. ``html`` is that page, ``summaries`` the text summary of each
+    strategy's trace; like :class:`Comparison` it stands for its table (``events``).
     """
 
     __slots__ = ("html", "summaries")
@@ -175,13 +350,20 @@ class Trace(Table):
         self.html: str = html
         self.summaries: list[str] = list(summaries)
 
+    @property
+    def events(self) -> Any:
+        """The events, as a ``pyarrow.Table`` (a :class:`Table` without pyarrow)."""
+        return self._rows
+
     def _repr_html_(self) -> str:
         # The page is a whole document with its own script: an iframe keeps its CSS and
         # JavaScript apart from the notebook's.
         import html as escape
 
         return (
-            '<iframe style="width:100%;height:640px;border:0" srcdoc="'
+            '<iframe style="width:100%;height:640px;border:0" onload="'
+            + escape.escape(_RESIZE, quote=True)
+            + '" srcdoc="'
             + escape.escape(self.html, quote=True)
             + '"></iframe>'
         )
@@ -228,6 +410,10 @@ def _paths(paths: Any) -> list[str]:
     return [os.fspath(path) for path in paths]
 
 
+def _path(path: Union[None, str, os.PathLike]) -> Optional[str]:
+    return None if path is None else os.fspath(path)
+
+
 def _shard(shard: Union[None, str, Sequence[int]]) -> Optional[str]:
     if shard is None or isinstance(shard, str):
         return shard
@@ -235,13 +421,51 @@ def _shard(shard: Union[None, str, Sequence[int]]) -> Optional[str]:
     return f"{index}/{count}"
 
 
-def strategies() -> Table:
+#: Endings of the puzzle files sudolab reads: a string that ends so names a file.
+_FILE_ENDINGS = (".txt", ".json", ".toml", ".csv", ".sdk", ".sdm")
+
+
+def _looks_like_path(value: Any) -> bool:
+    # A puzzle's line form (`4..3.....1....2.`, with `:count` or ` solution` after it) has no
+    # path separator and no file ending; a file that exists under that name is one too.
+    if isinstance(value, os.PathLike):
+        return True
+    if not isinstance(value, str):
+        return False
+    return (
+        "/" in value
+        or os.sep in value
+        or value.lower().endswith(_FILE_ENDINGS)
+        or os.path.isfile(value)
+    )
+
+
+def _puzzles(puzzles: Any, function: str) -> Any:
+    """The puzzles as given, unless a path stands where a puzzle is expected: that is refused
+    with the call that reads the file."""
+    given = puzzles if isinstance(puzzles, (list, tuple)) else [puzzles]
+    path = next((p for p in given if _looks_like_path(p)), None)
+    if path is None:
+        return puzzles
+    path = os.fspath(path)
+    if function == "trace":
+        hint = f"sudolab.trace(sudolab.read({path!r})['puzzle'][0].as_py()) traces its first"
+        what = "puzzle"
+    else:
+        hint = f"sudolab.{function}(sudolab.read({path!r}))"
+        what = "puzzles"
+    raise OptionError(
+        f"{what}: {path!r} looks like a path, not a puzzle; read the file first: {hint}"
+    )
+
+
+def strategies() -> Any:
     """The registered strategies: ``name, summary, counters, traceable``.
 
-    >>> sorted(sudolab.strategies().column("name"))[:3]
+    >>> sorted(sudolab.strategies()["name"].to_pylist())[:3]
     ['dlx', 'dlx-knuth', 'fast']
     """
-    return Table(_native.strategies())
+    return _table(_native.strategies())
 
 
 def read(
@@ -250,7 +474,7 @@ def read(
     box: Union[None, str, Sequence[int]] = None,
     *,
     lines: Optional[Sequence[str]] = None,
-) -> Table:
+) -> Any:
     """Reads puzzle files (line, grid or JSON form, as the command line) into a table:
     ``source, line, puzzle, solution, count, side, clues`` (``solution`` and ``count`` are what
     the file claims, or null). ``lines=[...]`` reads puzzles given in line form instead, each
@@ -258,7 +482,7 @@ def read(
     lines of a file named ``puzzles``.
 
     >>> t = sudolab.read(lines=["4..3.....1....2.:1"])
-    >>> t.column("count"), t.column("source"), t.column("line")
+    >>> t["count"].to_pylist(), t["source"].to_pylist(), t["line"].to_pylist()
     ([1], ['puzzles'], [1])
 
     The table can be given to :func:`count`, :func:`solve` or :func:`compare`: its rows then
@@ -269,69 +493,104 @@ def read(
     if lines is not None:
         if paths is not None:
             raise TypeError("read: give paths or lines, not both")
-        return Table(_native.read_lines(lines, _box(box)))
+        return _table(_native.read_lines(lines, _box(box)))
     if paths is None:
         raise TypeError("read: give a path, a list of paths, or lines=[...]")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    return Table(_native.read([os.fspath(p) for p in paths], format, _box(box)))
+    return _table(_native.read([os.fspath(p) for p in paths], format, _box(box)))
 
 
 def count(
     puzzles: Any,
-    strategy: str = "fast",
+    strategy: str = "auto",
     limit: int = 2,
     timeout: Union[None, float, str] = None,
     max_nodes: Optional[int] = None,
     jobs: Optional[int] = None,
     box: Union[None, str, Sequence[int]] = None,
-) -> Table:
+    shard: Union[None, str, Sequence[int]] = None,
+    variant: Optional[str] = None,
+    randomize: Optional[int] = None,
+    restarts: Optional[str] = None,
+) -> Any:
     """Counts the solutions of each puzzle up to ``limit`` (2 decides uniqueness, 0 counts them
-    all), as ``sudolab count``: one row per puzzle with the verdict, the count, the time and
-    every counter of the strategy.
+    all), as ``sudolab count``: one row per puzzle with the verdict, the count, the times
+    (``time_ns``, ``cpu_ns``) and every counter of the strategy.
+
+    ``strategy`` is an engine's name or ``"auto"`` (the default, as on the command line): per
+    puzzle, fast up to 12x12 and sat above (the other one when that one refuses the puzzle;
+    with ``max_nodes``, fast, since sat counts no nodes); the ``strategy`` column names the
+    engine that ran.
+    ``timeout`` (seconds, or ``"500ms"``, ``"2m"``) and ``max_nodes`` are per puzzle; neither
+    is set by default, as on the command line. ``shard=(k, n)`` takes the puzzles whose
+    position modulo ``n`` is ``k - 1``. ``variant`` reads every puzzle under a variant's
+    rules, as ``--variant`` (``"x"``, ``"windoku"``, ``"x,anti-king"``: docs/variants.md).
+    ``randomize=SEED`` breaks mrv's ties at random and tries values in a random order (the
+    same seed gives the same search); ``restarts`` (``"luby"``, ``"luby:UNIT"``,
+    ``"geometric:UNIT:FACTOR"``, with ``randomize`` and a search for one solution) restarts it
+    after node cutoffs that grow by that schedule, as on the command line. A file's name is not a puzzle: read it with
+    :func:`read` (``count(sudolab.read("corpora/reference.txt"))``).
 
     >>> t = sudolab.count(["4..3.....1....2."], strategy="mrv", limit=0)
     >>> t.to_pylist()[0]["verdict"], t.to_pylist()[0]["solutions"]
     ('unique', 1)
     """
-    return Table(
+    return _table(
         _native.experiment(
-            puzzles,
+            _puzzles(puzzles, "count"),
             _names([strategy], "strategy"),
             _limit(limit),
             timeout=timeout,
             max_nodes=max_nodes,
             jobs=jobs,
             box=_box(box),
+            shard=_shard(shard),
+            one_engine=True,
+            variant=variant,
+            randomize=randomize,
+            restarts=restarts,
         )[0]
     )
 
 
 def solve(
     puzzles: Any,
-    strategy: str = "fast",
+    strategy: str = "auto",
     timeout: Union[None, float, str] = None,
     max_nodes: Optional[int] = None,
     jobs: Optional[int] = None,
     box: Union[None, str, Sequence[int]] = None,
-) -> Table:
+    unique: bool = False,
+    variant: Optional[str] = None,
+    randomize: Optional[int] = None,
+    restarts: Optional[str] = None,
+) -> Any:
     """Solves each puzzle (one solution, certified), as ``sudolab solve``: the rows of
     :func:`count` with a solution limit of one (verdict ``solved``, ``none`` or ``unknown``)
-    and a ``solution`` column (line form, null when there is none).
+    and a ``solution`` column (line form, null when there is none); ``strategy`` as in
+    :func:`count`, ``"auto"`` by default. ``unique=True`` (as
+    ``--unique``) decides uniqueness too: a puzzle with several solutions says ``multiple``
+    and gets no solution. ``variant``, ``randomize`` and ``restarts`` as in :func:`count`.
 
-    >>> sudolab.solve("4..3.....1....2.").column("solution")
+    >>> sudolab.solve("4..3.....1....2.")["solution"].to_pylist()
     ['4213134221343421']
     """
-    return Table(
+    return _table(
         _native.experiment(
-            puzzles,
+            _puzzles(puzzles, "solve"),
             _names([strategy], "strategy"),
-            1,
+            2 if unique else 1,
             timeout=timeout,
             max_nodes=max_nodes,
             jobs=jobs,
             box=_box(box),
             solutions=True,
+            unique=unique,
+            one_engine=True,
+            variant=variant,
+            randomize=randomize,
+            restarts=restarts,
         )[0]
     )
 
@@ -349,25 +608,38 @@ def compare(
     box: Union[None, str, Sequence[int]] = None,
     shard: Union[None, str, Sequence[int]] = None,
     report: Union[None, str, os.PathLike, Sequence[Union[str, os.PathLike]]] = None,
+    baseline: Optional[str] = None,
+    clock: str = "cpu",
+    sample: Optional[int] = None,
+    seed: int = 1,
+    expect_counts: Union[None, str, os.PathLike] = None,
+    expect_solutions: Union[None, str, os.PathLike] = None,
+    variant: Optional[str] = None,
 ) -> Comparison:
     """Runs several strategies on every puzzle and cross-checks their answers, as ``sudolab
     compare``: one row per puzzle and strategy, with the columns of the command line's JSON
     report (``puzzle, source, side, clues, strategy, verdict, solutions, exhausted, stopped,
-    time_ns, median_ns, cpu_ns``, then one column per counter), and the problems the cross-check found.
+    time_ns, median_ns, cpu_ns``, then one column per counter), the per-strategy summary, the
+    provenance, and the problems the cross-check found.
 
     ``strategies`` defaults to every registered one; ``timeout`` (seconds, or ``"500ms"``,
     ``"2m"``; ``None`` for none) defaults to 1 s as on the command line; ``jobs`` to one per
-    core. ``shard=(k, n)`` (or ``"k/n"``) runs only the puzzles whose position modulo ``n`` is
-    ``k - 1``, keeping their positions in the whole input, so that the shards' rows, run on
-    several processes or machines (Dask, Ray), concatenate into the rows of one run.
-    ``report`` writes report files as ``sudolab compare --report`` does (the extension picks
-    the form: ``.json``, ``.csv``, ``.md``, ``.html``, ``.jsonl``, ``.txt``): a JSON report
-    from Python is re-rendered and merged with the command line's shards by ``sudolab
-    report``.
+    core. ``baseline`` names the strategy the summary's ``ratio`` is relative to;
+    ``clock`` (``"cpu"``, the default, or ``"wall"``) is the clock of the summary's times.
+    ``sample=N`` compares a random sample of N puzzles drawn by ``seed`` (1 by default);
+    ``expect_counts`` and ``expect_solutions`` are files of known counts or solutions, line
+    ``i`` for puzzle ``i``, each checked. ``variant`` reads every puzzle under a variant's
+    rules (``"x,anti-king"``, as ``--variant``). ``shard=(k, n)`` (or ``"k/n"``) runs only the
+    puzzles whose position modulo ``n`` is ``k - 1``, keeping their positions in the whole
+    input, so that the shards' rows, run on several processes or machines (Dask, Ray),
+    concatenate into the rows of one run. ``report`` writes report files as ``sudolab compare
+    --report`` does (the extension picks the form: ``.json``, ``.csv``, ``.md``, ``.html``,
+    ``.jsonl``, ``.txt``; another one is an :class:`OptionError`): a JSON report from Python
+    is re-rendered and merged with the command line's shards by ``sudolab report``.
 
     >>> c = sudolab.compare(["4..3.....1....2."], strategies=["fast", "dlx-knuth"])
-    >>> c.column("verdict"), c.problems.num_rows
-    (['unique', 'unique'], 0)
+    >>> c["verdict"].to_pylist(), c.problems.num_rows, [s["unique"] for s in c.summary]
+    (['unique', 'unique'], 0, [1, 1])
     """
     if strategies is None:
         names = _native.strategy_names()
@@ -375,7 +647,7 @@ def compare(
         names = _names(strategies, "strategies")
     return Comparison(
         _native.experiment(
-            puzzles,
+            _puzzles(puzzles, "compare"),
             names,
             _limit(limit),
             timeout=timeout,
@@ -387,6 +659,14 @@ def compare(
             warmup=warmup,
             shard=_shard(shard),
             report=_paths(report),
+            baseline=baseline,
+            clock=clock,
+            sample=sample,
+            seed=seed,
+            expect_counts=_path(expect_counts),
+            expect_solutions=_path(expect_solutions),
+            variant=variant,
+            command=f"python: sudolab.compare(strategies={names!r}, limit={limit})",
         )
     )
 
@@ -397,41 +677,62 @@ def verify(
     timeout: Union[None, float, str] = "60s",
     jobs: Optional[int] = None,
     box: Union[None, str, Sequence[int]] = None,
-) -> Table:
+    shard: Union[None, str, Sequence[int]] = None,
+    variant: Optional[str] = None,
+    certify: Union[None, str, os.PathLike] = None,
+) -> Any:
     """Re-proves every puzzle unique with several strategies, as ``sudolab verify``: one row per
     puzzle, ``puzzle, source, grid, verified, strategies, problems`` (null when verified).
+    ``timeout`` bounds each check (60 s by default, as on the command line); ``shard`` and
+    ``variant`` as in :func:`compare`. ``certify=DIR`` also writes a certificate of each
+    verified puzzle into DIR (as ``--certify``), checked by the independent checker before the
+    puzzle counts as verified; the ``certificate`` column gives its path
+    (``DIR/puzzles-00001.cert``, the source file's stem and the puzzle's position).
 
-    >>> sudolab.verify(["4..3.....1....2.", "4..3............"]).column("verified")
+    >>> sudolab.verify(["4..3.....1....2.", "4..3............"])["verified"].to_pylist()
     [True, False]
     """
-    return Table(
-        _native.verify(puzzles, _names(strategies, "strategies"), timeout, jobs, _box(box))
+    return _table(
+        _native.verify(
+            _puzzles(puzzles, "verify"),
+            _names(strategies, "strategies"),
+            timeout,
+            jobs,
+            _box(box),
+            _shard(shard),
+            variant,
+            _path(certify),
+        )
     )
 
 
 def generate(
-    count: int,
+    count: int = 1,
     seed: int = 1,
-    box: Union[str, Sequence[int]] = "3x3",
+    box: Union[None, str, Sequence[int]] = None,
     clues: Optional[int] = None,
     minimal: bool = False,
     symmetry: str = "none",
     checker: str = "auto",
-    check_timeout: Union[None, float, str] = None,
+    check_timeout: Union[None, float, str] = "10s",
     start: int = 0,
     jobs: Optional[int] = None,
-) -> Table:
+    size: int = 9,
+) -> Any:
     """Seeded puzzles whose uniqueness a checker proves, as ``sudolab generate``: puzzles
     ``start .. start + count`` of the seed's stream (the same on every machine and with any
     ``jobs``): ``index, puzzle, solution, clues, target_met, checks, undecided, checker``;
     ``checker`` is the engine that proved uniqueness (``auto`` chooses as the command line
     does: fast up to 12x12, sat above, the other one where that one refuses the board).
+    ``size`` is the board's side (9 by default; boxes as square as it allows), ``box`` a box
+    shape instead; ``check_timeout`` bounds each uniqueness check (10 s by default, as on
+    the command line; an undecided removal is undone and counted in ``undecided``).
 
     >>> t = sudolab.generate(2, seed=7, box="2x2")
-    >>> sudolab.verify(t.column("puzzle")).column("verified")
+    >>> sudolab.verify(t["puzzle"].to_pylist())["verified"].to_pylist()
     [True, True]
     """
-    return Table(
+    return _table(
         _native.generate(
             count,
             seed,
@@ -443,37 +744,50 @@ def generate(
             check_timeout=check_timeout,
             start=start,
             jobs=jobs,
+            size=size,
         )
     )
 
 
 def run(path: Union[str, os.PathLike]) -> Comparison:
     """Runs an experiment file (the TOML of ``sudolab run``, docs/experiments/README.md) and
-    returns its rows and problems, as :func:`compare` does; nothing is written to disk.
-    Puzzles that cannot be read are skipped and listed in ``input_errors``, as the command line
-    reports them and goes on."""
+    returns its rows, summary, context and problems, as :func:`compare` does; nothing is
+    written to disk. Puzzles that cannot be read are skipped and listed in ``input_errors``,
+    as the command line reports them and goes on."""
     parts, name = _native.run(os.fspath(path))
     return Comparison(parts, name)
 
 
 def trace(
     puzzle: Any,
-    strategies: Union[str, Sequence[str]] = ("toggle",),
+    strategy: Union[str, Sequence[str]] = ("toggle",),
     limit: int = 2,
     max_events: int = 100_000,
     box: Union[None, str, Sequence[int]] = None,
+    human: bool = False,
+    variant: Optional[str] = None,
 ) -> Trace:
-    """Traces the search of one puzzle by one or more strategies, as ``sudolab trace``: a
-    :class:`Trace`, the table of events, whose ``_repr_html_`` plays the step-through page
-    inside Jupyter (two or more strategies side by side). Only engines that report events can
-    be traced: ``scan``, ``toggle``, ``mrv``, ``dlx-knuth``.
+    """Traces the search of one puzzle by one or more strategies (a list, or names joined by
+    ``,``), as ``sudolab trace``: a :class:`Trace`, the table of events, whose ``_repr_html_``
+    plays the step-through page inside Jupyter (two or more strategies side by side). Only
+    engines that report events can be traced: ``scan``, ``toggle``, ``mrv``, ``dlx-knuth``.
+    ``max_events`` bounds each strategy's events (at most 1,500,000 in all, as on the command
+    line); ``human=True`` puts beside the searches how a person solves the puzzle (the path
+    of easiest steps of ``sudolab steps``); ``variant`` reads the puzzle under a variant's
+    rules, and the page draws its extra houses.
 
     >>> t = sudolab.trace("4..3.....1....2.", ["toggle", "dlx-knuth"])
-    >>> t.to_pyarrow().column("event").to_pylist()[:2]
+    >>> t["event"].to_pylist()[:2]
     ['choose', 'try']
     """
     return Trace(
         _native.trace(
-            puzzle, _names(strategies, "strategies"), _limit(limit), max_events, _box(box)
+            _puzzles(puzzle, "trace"),
+            _names(strategy, "strategy"),
+            _limit(limit),
+            max_events,
+            _box(box),
+            human,
+            variant,
         )
     )

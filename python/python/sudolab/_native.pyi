@@ -8,7 +8,8 @@ DEFAULT_VERIFIERS: list[str]
 
 # The tables are arro3-style objects with __arrow_c_stream__; `sudolab.Table` wraps them.
 _ArrowTable = Any
-_Comparison = tuple[_ArrowTable, _ArrowTable, list[str], bool]
+# rows, problems, input errors, interrupted, the summary and context as JSON text
+_Comparison = tuple[_ArrowTable, _ArrowTable, list[str], bool, str, str]
 _Duration = Union[None, float, int, str]
 
 def experiment(
@@ -25,6 +26,18 @@ def experiment(
     solutions: bool = False,
     shard: Optional[str] = None,
     report: list[str] = ...,
+    baseline: Optional[str] = None,
+    clock: str = "cpu",
+    sample: Optional[int] = None,
+    seed: int = 1,
+    expect_counts: Optional[str] = None,
+    expect_solutions: Optional[str] = None,
+    command: str = "",
+    unique: bool = False,
+    one_engine: bool = False,
+    variant: Optional[str] = None,
+    randomize: Optional[int] = None,
+    restarts: Optional[str] = None,
 ) -> _Comparison: ...
 def run(path: Union[str, PathLike[str]]) -> tuple[_Comparison, str]: ...
 def read(
@@ -39,11 +52,14 @@ def verify(
     timeout: _Duration = None,
     jobs: Optional[int] = None,
     box: Optional[str] = None,
+    shard: Optional[str] = None,
+    variant: Optional[str] = None,
+    certify: Optional[str] = None,
 ) -> _ArrowTable: ...
 def generate(
     count: int,
     seed: int,
-    box: str,
+    box: Optional[str] = None,
     clues: Optional[int] = None,
     minimal: bool = False,
     symmetry: str = "none",
@@ -51,6 +67,7 @@ def generate(
     check_timeout: _Duration = None,
     start: int = 0,
     jobs: Optional[int] = None,
+    size: int = 9,
 ) -> _ArrowTable: ...
 def trace(
     puzzle: Any,
@@ -58,7 +75,10 @@ def trace(
     limit: int = 2,
     max_events: int = 100000,
     box: Optional[str] = None,
+    human: bool = False,
+    variant: Optional[str] = None,
 ) -> tuple[str, _ArrowTable, list[str]]: ...
 def column(table: _ArrowTable, name: str) -> list[Any]: ...
+def schema(table: _ArrowTable) -> list[tuple[str, str]]: ...
 def rust_baseline(puzzles: Any, strategy: str = "fast", jobs: Optional[int] = None) -> float: ...
 def panic_on_worker() -> None: ...
