@@ -683,7 +683,9 @@ def verify(
 ) -> Any:
     """Re-proves every puzzle unique with several strategies, as ``sudolab verify``: one row per
     puzzle, ``puzzle, source, grid, verified, strategies, problems`` (null when verified).
-    ``timeout`` bounds each check (60 s by default, as on the command line); ``shard`` and
+    ``strategies`` is ``auto`` by default, as on the command line: per puzzle, fast, dlx-knuth
+    and sat below 13x13, sat and fast from 13x13; the ``strategies`` column names the engines
+    that proved it. ``timeout`` bounds each check (60 s by default, as on the command line); ``shard`` and
     ``variant`` as in :func:`compare`. ``certify=DIR`` also writes a certificate of each
     verified puzzle into DIR (as ``--certify``), checked by the independent checker before the
     puzzle counts as verified; the ``certificate`` column gives its path
