@@ -829,6 +829,21 @@ fn strategy_names() -> Vec<&'static str> {
     strategy::names()
 }
 
+/// Two JSON reports of the same inputs compared (`sudolab diff`): the diff as JSON text.
+#[pyfunction]
+#[pyo3(signature = (before, after, seed=0))]
+fn diff(before: &str, after: &str, seed: u64) -> PyResult<String> {
+    let read = |path: &str| -> PyResult<sudolab::report::Report> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|err| errors::input(&format!("{path}: cannot read: {err}")))?;
+        sudolab::report::json::read(&text).map_err(|err| errors::parse(&format!("{path}: {err}")))
+    };
+    let (before, after) = (read(before)?, read(after)?);
+    let found = sudolab::report::diff::diff(&before, &after, seed)
+        .map_err(|err| errors::option(&err.to_string()))?;
+    Ok(sudolab::report::diff::json(&found))
+}
+
 /// Re-proves each puzzle unique with several engines (`sudolab verify`).
 #[pyfunction]
 #[pyo3(signature = (puzzles, strategies, timeout=None, jobs=None, r#box=None, shard=None, variant=None, certify=None))]
@@ -1251,6 +1266,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(strategies, module)?)?;
     module.add_function(wrap_pyfunction!(strategy_names, module)?)?;
     module.add_function(wrap_pyfunction!(verify, module)?)?;
+    module.add_function(wrap_pyfunction!(diff, module)?)?;
     module.add_function(wrap_pyfunction!(py_generate, module)?)?;
     module.add_function(wrap_pyfunction!(py_trace, module)?)?;
     module.add_function(wrap_pyfunction!(column, module)?)?;

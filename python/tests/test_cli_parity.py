@@ -113,3 +113,43 @@ def test_generate_auto_takes_the_same_checker_as_the_cli(root, cli):
         cli_checker = done.stderr.split("checker ")[1].split(")")[0]
         generated = sudolab.generate(1, box=box, clues=int(clues)).to_pylist()
         assert [row["checker"] for row in generated] == [cli_checker] == [expected], box
+
+
+def test_diff_equals_the_cli_and_names_a_changed_verdict(root, cli, tmp_path):
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    subprocess.run(
+        [str(cli), "compare", "corpora/generated/9x9-minimal.txt", "-s", "fast,sat",
+         "--report", str(before)],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+    report = json.loads(before.read_text())
+    for row in report["rows"]:
+        if row["strategy"] == "sat" and row["puzzle"] == 0:
+            row["verdict"], row["solutions"] = "multiple", 2
+    after.write_text(json.dumps(report))
+    found = sudolab.diff(before, after, seed=3)
+    done = subprocess.run(
+        [str(cli), "diff", str(before), str(after), "--format", "json", "--seed", "3"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert found == json.loads(done.stdout)
+    assert [(c["strategy"], c["before"], c["after"]) for c in found["changes"]] == [
+        ("sat", "unique (1)", "multiple (2)")
+    ]
+    other = tmp_path / "other.json"
+    subprocess.run(
+        [str(cli), "compare", "corpora/generated/4x4.txt", "-s", "fast", "--report", str(other)],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+    try:
+        sudolab.diff(before, other)
+    except sudolab.OptionError as err:
+        assert "the reports read different inputs" in str(err)
+    else:
+        raise AssertionError("reports of other inputs are refused")

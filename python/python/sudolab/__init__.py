@@ -22,6 +22,7 @@ message, ``puzzles: line 2, column 5: ...``.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Iterable, Optional, Sequence, Union
 
@@ -39,6 +40,7 @@ __all__ = [
     "Trace",
     "compare",
     "count",
+    "diff",
     "generate",
     "read",
     "run",
@@ -50,8 +52,8 @@ __all__ = [
 
 __version__ = _native.__version__
 
-#: The strategies ``verify`` uses by default, the library's and the command line's:
-#: propagation, exact cover and SAT, three different methods.
+#: The strategies ``verify`` uses by default, the library's and the command line's: ``auto``,
+#: at least two different methods chosen per puzzle by its size.
 VERIFIERS = tuple(_native.DEFAULT_VERIFIERS)
 
 
@@ -749,6 +751,19 @@ def generate(
             size=size,
         )
     )
+
+
+def diff(
+    before: Union[str, os.PathLike], after: Union[str, os.PathLike], seed: int = 0
+) -> dict:
+    """Compares two JSON reports of the same inputs, as ``sudolab diff``, and returns the diff
+    as a dict: ``changes`` (every verdict or count that differs, by puzzle and strategy),
+    ``strategies`` (per strategy: paired searches, decided before and after, counter changes,
+    and ``ratio``: the geometric mean of the per-puzzle time ratios ``after / before`` on the
+    puzzles both runs decided, with its seeded 95% bootstrap interval ``low``/``high`` and
+    ``change``: ``slower``, ``faster``, ``unchanged`` or ``too few``), ``warnings`` and the
+    two runs' commits. Reports of other inputs raise :class:`OptionError`."""
+    return json.loads(_native.diff(os.fspath(before), os.fspath(after), seed))
 
 
 def run(path: Union[str, os.PathLike]) -> Comparison:
