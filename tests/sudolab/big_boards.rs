@@ -1,0 +1,162 @@
+//! `fast` on large boards: the bundled minimal 16x16 and 25x25 puzzles decided within a node
+//! budget, exact counts on big boards with several solutions, and the limits kept on boards
+//! too large to finish.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use sudolab::corpus::{Format, Reader};
+use sudolab::model::{Grid, Shape, validate};
+use sudolab::strategy::{self, Counter, Limits, Stop, Verdict};
+
+/// The puzzles of a bundled file with the solutions that follow them on their lines.
+fn bundled(file: &str) -> Vec<(Grid, Grid)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    Reader::new(text.as_bytes(), Format::Line, None)
+        .map(|record| {
+            let record = record.unwrap();
+            (record.puzzle, record.solution.expect("a bundled solution"))
+        })
+        .collect()
+}
+
+/// Every solution `engine` finds, sorted; the search must finish.
+fn all_solutions(engine: &str, puzzle: &Grid) -> Vec<Vec<u8>> {
+    let mut solutions = Vec::new();
+    let outcome =
+        strategy::find(engine)
+            .unwrap()
+            .search(puzzle, &Limits::unlimited(), &mut |grid| {
+                assert_eq!(validate(puzzle, grid), Ok(()), "{engine}");
+                solutions.push(grid.cells().to_vec());
+            });
+    assert_eq!(outcome.stopped, None, "{engine}");
+    assert_eq!(outcome.found as usize, solutions.len(), "{engine}");
+    solutions.sort();
+    solutions
+}
+
+const NODES_16X16: u64 = 1_000_000;
+const NODES_25X25: u64 = 1_000_000;
+const LOOSENED: usize = 3;
+
+/// A search that must finish unaided: a node budget (not a clock) that a regression in the
+/// propagation or the branching of the large-board path would exceed.
+fn decide_within(puzzle: &Grid, max_nodes: u64) -> (Verdict, Option<Grid>, u64) {
+    let mut first = None;
+    let outcome = strategy::find("fast").unwrap().search(
+        puzzle,
+        &Limits::solutions(2).with_max_nodes(max_nodes),
+        &mut |grid| {
+            first.get_or_insert_with(|| grid.clone());
+        },
+    );
+    let nodes = outcome.stats.get(Counter::Nodes).unwrap();
+    (outcome.verdict(), first, nodes)
+}
+
+#[test]
+fn fast_decides_every_bundled_16x16_puzzle_within_its_node_budget() {
+    let puzzles = bundled("corpora/minimal-16x16.txt");
+    assert_eq!(puzzles.len(), 10);
+    for (line, (puzzle, solution)) in puzzles.iter().enumerate() {
+        let (verdict, found, nodes) = decide_within(puzzle, NODES_16X16);
+        assert_eq!(
+            verdict,
+            Verdict::Unique,
+            "puzzle {line} after {nodes} nodes"
+        );
+        assert_eq!(found.as_ref(), Some(solution), "puzzle {line}");
+    }
+}
+
+#[test]
+fn fast_decides_every_bundled_25x25_puzzle_within_its_node_budget() {
+    let puzzles = bundled("corpora/minimal-25x25.txt");
+    assert_eq!(puzzles.len(), 4);
+    for (line, (puzzle, solution)) in puzzles.iter().enumerate() {
+        let (verdict, found, nodes) = decide_within(puzzle, NODES_25X25);
+        assert_eq!(
+            verdict,
+            Verdict::Unique,
+            "puzzle {line} after {nodes} nodes"
+        );
+        assert_eq!(found.as_ref(), Some(solution), "puzzle {line}");
+    }
+}
+
+/// A minimal 16x16 puzzle with givens taken out has many solutions: `fast` must find each of
+/// them once, as `dlx-knuth` (exact cover, no shared code) does.
+#[test]
+fn fast_counts_a_big_board_with_several_solutions_exactly() {
+    let (puzzle, _) = bundled("corpora/minimal-16x16.txt").swap_remove(0);
+    let givens: Vec<usize> = (0..256).filter(|&cell| puzzle.get(cell) != 0).collect();
+    let mut loose = puzzle.clone();
+    for &cell in givens.iter().step_by(9).take(LOOSENED) {
+        loose.set(cell, 0);
+    }
+    let fast = all_solutions("fast", &loose);
+    let dlx = all_solutions("dlx-knuth", &loose);
+    assert!(fast.len() > 1, "{} solutions", fast.len());
+    assert_eq!(fast, dlx);
+    // Counting up to a limit stops exactly there.
+    let two = strategy::find("fast")
+        .unwrap()
+        .count_up_to(&loose, 2, &Limits::unlimited());
+    assert_eq!((two.found, two.verdict()), (2, Verdict::Multiple));
+}
+
+/// A 25x25 solution with a whole band of cells blanked out around one box.
+#[test]
+fn fast_counts_a_25x25_board_with_several_solutions_as_sat_does() {
+    let (_, solution) = bundled("corpora/minimal-25x25.txt").swap_remove(0);
+    let mut loose = solution.clone();
+    // Rows 0 and 1 of the first two boxes: digits can swap between the two rows.
+    for cell in (0..10).chain(25..35) {
+        loose.set(cell, 0);
+    }
+    let fast = all_solutions("fast", &loose);
+    let sat = all_solutions("sat", &loose);
+    assert!(fast.len() > 1, "{} solutions", fast.len());
+    assert_eq!(fast, sat);
+}
+
+/// The empty 25x25 board has more solutions than any search can count: the node budget, a
+/// cancel flag and a deadline each stop it, with the verdict of a stopped search.
+#[test]
+fn fast_keeps_its_limits_on_an_empty_25x25_board() {
+    let empty = Grid::empty(Shape::new(5, 5).unwrap());
+    let fast = strategy::find("fast").unwrap();
+    let outcome = fast.count_up_to(&empty, 0, &Limits::unlimited().with_max_nodes(50));
+    assert_eq!(outcome.stopped, Some(Stop::NodeLimit));
+    assert_eq!(outcome.stats.get(Counter::Nodes), Some(50));
+    assert_eq!(outcome.verdict(), Verdict::Multiple);
+
+    let cancel = Arc::new(AtomicBool::new(true));
+    let outcome = fast.count_up_to(&empty, 0, &Limits::unlimited().with_cancel(cancel));
+    assert_eq!(outcome.stopped, Some(Stop::Cancelled));
+
+    let outcome = fast.count_up_to(
+        &empty,
+        0,
+        &Limits::unlimited().with_timeout(std::time::Duration::from_millis(50)),
+    );
+    assert_eq!(outcome.stopped, Some(Stop::Deadline));
+}
+
+/// The empty 64x64 board, the largest `fast` takes (64 digits fill its words): one solution
+/// by propagation and guesses, certified.
+#[test]
+fn fast_solves_the_empty_64x64_board() {
+    let empty = Grid::empty(Shape::new(8, 8).unwrap());
+    let mut found = None;
+    let outcome = strategy::find("fast").unwrap().search(
+        &empty,
+        &Limits::solutions(1).with_max_nodes(100_000),
+        &mut |grid| found = Some(grid.clone()),
+    );
+    assert_eq!(outcome.found, 1, "{:?}", outcome.stopped);
+    assert_eq!(validate(&empty, &found.unwrap()), Ok(()));
+}
