@@ -1,6 +1,6 @@
-//! `fast` on large boards: the bundled minimal 16x16 and 25x25 puzzles decided within a node
-//! budget, exact counts on big boards with several solutions, and the limits kept on boards
-//! too large to finish.
+//! `fast` on large boards: the bundled minimal 16x16 puzzles decided within a node budget,
+//! exact counts on big boards with several solutions, and the limits kept on boards too large
+//! to finish.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -38,8 +38,13 @@ fn all_solutions(engine: &str, puzzle: &Grid) -> Vec<Vec<u8>> {
     solutions
 }
 
-const NODES_16X16: u64 = 1_000_000;
-const NODES_25X25: u64 = 1_000_000;
+/// The node budget of each bundled 16x16 puzzle, and of the ten together: choosing the split
+/// by its count alone, without the weights of failed houses, takes 5,567 nodes on the hardest
+/// (line 10) and 15,373 on all ten, and the singles-only path 13,554 per puzzle on average
+/// (docs/benchmarks.md), so a return to either fails.
+const NODES_16X16: u64 = 5_000;
+const NODES_16X16_ALL: u64 = 8_000;
+/// Givens taken out of a minimal 16x16 puzzle to give it several solutions.
 const LOOSENED: usize = 3;
 
 /// A search that must finish unaided: a node budget (not a clock) that a regression in the
@@ -63,21 +68,6 @@ fn fast_decides_every_bundled_16x16_puzzle_within_its_node_budget() {
     assert_eq!(puzzles.len(), 10);
     for (line, (puzzle, solution)) in puzzles.iter().enumerate() {
         let (verdict, found, nodes) = decide_within(puzzle, NODES_16X16);
-        assert_eq!(
-            verdict,
-            Verdict::Unique,
-            "puzzle {line} after {nodes} nodes"
-        );
-        assert_eq!(found.as_ref(), Some(solution), "puzzle {line}");
-    }
-}
-
-#[test]
-fn fast_decides_every_bundled_25x25_puzzle_within_its_node_budget() {
-    let puzzles = bundled("corpora/minimal-25x25.txt");
-    assert_eq!(puzzles.len(), 4);
-    for (line, (puzzle, solution)) in puzzles.iter().enumerate() {
-        let (verdict, found, nodes) = decide_within(puzzle, NODES_25X25);
         assert_eq!(
             verdict,
             Verdict::Unique,

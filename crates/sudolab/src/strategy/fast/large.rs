@@ -14,10 +14,11 @@
 //!   the house's other cells; two digits with the same two places in a house leave those cells
 //!   nothing else.
 //!
-//! When propagation stalls the search branches on the smallest choice: the unplaced cell with
-//! the fewest candidates (one branch per candidate) or the digit with the fewest places in one
-//! house (one branch per place), whichever splits less; cells win ties. Either split is
-//! exhaustive and its branches exclusive, so counting stays exact.
+//! When propagation stalls the search branches on an unplaced cell (one branch per candidate)
+//! or on a digit of a house (one branch per place), whichever has the fewest branches per unit
+//! of weight, a house's weight growing with every contradiction met in it (dom/wdeg): the
+//! search keeps to the houses where the puzzle is hard. Either split is exhaustive and its
+//! branches exclusive, so counting stays exact.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -115,6 +116,7 @@ pub(super) fn search(
         puzzle,
         queue: Vec::with_capacity(layout.cells),
         places: vec![0; layout.side],
+        weights: vec![1; layout.house_count()],
         tally: Tally::new(limits, on_solution),
     };
     let mut root = vec![DigitSet::full(layout.side).bits(); layout.cells];
@@ -146,6 +148,9 @@ pub(super) struct Solver<'a> {
     queue: Vec<u16>,
     /// Scratch for one house: the places of each digit, bit `i` for the house's `i`-th cell.
     places: Vec<u64>,
+    /// Each house's weight: one plus the contradictions met in it so far (a cell left without
+    /// candidates counts for each of its houses), Boussemart et al.'s dom/wdeg (ECAI 2004).
+    weights: Vec<u64>,
     tally: Tally<'a>,
 }
 
@@ -183,6 +188,7 @@ impl Solver<'_> {
             if candidates & bit != 0 {
                 let left = candidates & !bit;
                 if left == 0 {
+                    self.blame_cell(peer);
                     return false;
                 }
                 board[peer] = left;
@@ -192,6 +198,13 @@ impl Solver<'_> {
             }
         }
         true
+    }
+
+    /// Weighs the houses of a cell left without candidates.
+    fn blame_cell(&mut self, cell: usize) {
+        for &house in self.layout.houses_of_cell(cell) {
+            self.weights[house as usize] += 1;
+        }
     }
 
     /// Takes `digits` out of `cell`'s candidates, placing it if one is left; `false` on a
@@ -204,6 +217,7 @@ impl Solver<'_> {
         }
         let left = candidates & !digits;
         if left == 0 {
+            self.blame_cell(cell);
             return None;
         }
         board[cell] = left;
@@ -248,7 +262,7 @@ impl Solver<'_> {
         let side = layout.side;
         let full = DigitSet::full(side).bits();
         let mut changed = false;
-        for house in layout.houses.chunks_exact(side) {
+        for (index, house) in layout.houses.chunks_exact(side).enumerate() {
             let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
             for &cell in house {
                 let candidates = board[cell as usize];
@@ -260,6 +274,7 @@ impl Solver<'_> {
                 }
             }
             if (once | placed) != full {
+                self.weights[index] += 1;
                 return None;
             }
             let mut singles = once & !twice & !placed;
@@ -440,25 +455,36 @@ impl Solver<'_> {
         true
     }
 
-    /// The smallest split of a propagated board, `None` when every cell is placed. The first
-    /// cell in row-major order with the fewest candidates; a digit of a house (houses in
-    /// layout order, digits ascending) only when it has fewer places than that.
+    /// The split with the fewest branches per unit of weight, `None` when every cell is
+    /// placed: a cell's candidates over the summed weights of its houses, or a digit's places
+    /// in a house over that house's weight. The first found wins ties (cells in row-major
+    /// order, then houses in layout order, digits ascending).
     fn choose(&mut self, board: &[u64]) -> Option<Split> {
+        let layout = self.layout;
         let mut best = None;
-        let mut best_count = u32::MAX;
+        // The best ratio so far as a fraction `count / weight`.
+        let (mut best_count, mut best_weight) = (u64::MAX, 1u64);
         for (cell, &candidates) in board.iter().enumerate() {
-            let count = candidates.count_ones();
-            if count >= 2 && count < best_count {
+            let count = u64::from(candidates.count_ones());
+            if count < 2 {
+                continue;
+            }
+            let weight: u64 = layout
+                .houses_of_cell(cell)
+                .iter()
+                .map(|&house| self.weights[house as usize])
+                .sum();
+            if u128::from(count) * u128::from(best_weight)
+                < u128::from(best_count) * u128::from(weight)
+            {
                 best = Some(Split::Cell(cell));
-                best_count = count;
-                if count == 2 {
-                    return best;
-                }
+                (best_count, best_weight) = (count, weight);
             }
         }
         best?;
-        let side = self.layout.side;
-        for (index, house) in self.layout.houses.chunks_exact(side).enumerate() {
+        let side = layout.side;
+        let houses_per_cell = (layout.houses.len() / layout.cells).max(1) as u64;
+        for (index, house) in layout.houses.chunks_exact(side).enumerate() {
             self.places.fill(0);
             for (i, &cell) in house.iter().enumerate() {
                 let mut candidates = board[cell as usize];
@@ -471,17 +497,20 @@ impl Solver<'_> {
                     self.places[digit] |= 1u64 << i;
                 }
             }
+            // Scaled by the houses a cell has on average, so that a digit and a cell of
+            // equally weighted houses compare by their counts alone.
+            let weight = self.weights[index] * houses_per_cell;
             for (digit, &spots) in self.places.iter().enumerate() {
-                let count = spots.count_ones();
-                if count >= 2 && count < best_count {
+                let count = u64::from(spots.count_ones());
+                if count >= 2
+                    && u128::from(count) * u128::from(best_weight)
+                        < u128::from(best_count) * u128::from(weight)
+                {
                     best = Some(Split::Digit {
                         house: index,
                         bit: 1u64 << digit,
                     });
-                    best_count = count;
-                    if count == 2 {
-                        return best;
-                    }
+                    (best_count, best_weight) = (count, weight);
                 }
             }
         }
@@ -523,6 +552,7 @@ mod tests {
             puzzle: &puzzle,
             queue: Vec::new(),
             places: vec![0; 9],
+            weights: vec![1; 27],
             tally: Tally::new(&limits, &mut on_solution),
         };
         match rule {
