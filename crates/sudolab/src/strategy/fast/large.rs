@@ -393,11 +393,12 @@ impl Solver<'_> {
         if !self.tally.enter_node() {
             return false;
         }
-        if self.tally.nodes % CLOCK_NODES == 0 && self.tally.budget.has_clock() {
-            if let Err(stop) = self.tally.budget.check_clock() {
-                self.tally.stopped = Some(stop);
-                return false;
-            }
+        if self.tally.nodes % CLOCK_NODES == 0
+            && self.tally.budget.has_clock()
+            && let Err(stop) = self.tally.budget.check_clock()
+        {
+            self.tally.stopped = Some(stop);
+            return false;
         }
         let mut board = std::mem::take(&mut boards[depth]);
         let keep_going = self.search_board(boards, &mut board, depth);
@@ -602,8 +603,8 @@ mod tests {
             board[36 + column] &= !TWO;
         }
         let mut expected = board.clone();
-        for cell in 3..9 {
-            expected[cell] &= !ONE;
+        for candidates in &mut expected[3..9] {
+            *candidates &= !ONE;
         }
         for cell in box_cells(4) {
             if cell / 9 != 4 {
@@ -633,8 +634,8 @@ mod tests {
     #[test]
     fn a_hidden_pair_keeps_only_its_two_digits() {
         let mut board = vec![ALL; 81];
-        for cell in 2..9 {
-            board[cell] &= !(ONE | TWO);
+        for candidates in &mut board[2..9] {
+            *candidates &= !(ONE | TWO);
         }
         // Row 0 makes cells 0 and 1 a pair of 1 and 2; box 0 then sees a naked pair.
         let mut expected = board.clone();
