@@ -64,6 +64,7 @@ fn decide_within(puzzle: &Grid, max_nodes: u64) -> (Verdict, Option<Grid>, u64) 
 fn fast_decides_every_bundled_16x16_puzzle_within_its_node_budget() {
     let puzzles = bundled("corpora/minimal-16x16.txt");
     assert_eq!(puzzles.len(), 10);
+    let mut all = 0;
     for (line, (puzzle, solution)) in puzzles.iter().enumerate() {
         let (verdict, found, nodes) = decide_within(puzzle, NODES_16X16);
         assert_eq!(
@@ -72,7 +73,9 @@ fn fast_decides_every_bundled_16x16_puzzle_within_its_node_budget() {
             "puzzle {line} after {nodes} nodes"
         );
         assert_eq!(found.as_ref(), Some(solution), "puzzle {line}");
+        all += nodes;
     }
+    assert!(all <= NODES_16X16_ALL, "{all} nodes");
 }
 
 /// A solution with every cell of the given digits blanked: any permutation of those digits over
@@ -117,7 +120,7 @@ fn fast_counts_a_25x25_board_with_several_solutions_as_sat_does() {
 }
 
 /// The empty 25x25 board has more solutions than any search can count: the node budget, a
-/// cancel flag and a deadline each stop it, with the verdict of a stopped search.
+/// cancel flag and a deadline each stop it.
 #[test]
 fn fast_keeps_its_limits_on_an_empty_25x25_board() {
     let empty = Grid::empty(Shape::new(5, 5).unwrap());
@@ -125,7 +128,9 @@ fn fast_keeps_its_limits_on_an_empty_25x25_board() {
     let outcome = fast.count_up_to(&empty, 0, &Limits::unlimited().with_max_nodes(50));
     assert_eq!(outcome.stopped, Some(Stop::NodeLimit));
     assert_eq!(outcome.stats.get(Counter::Nodes), Some(50));
-    assert_eq!(outcome.verdict(), Verdict::Multiple);
+    // No solution yet after 50 nodes (the first takes a few hundred): a stopped search
+    // without one is unknown.
+    assert_eq!((outcome.found, outcome.verdict()), (0, Verdict::Unknown));
 
     let cancel = Arc::new(AtomicBool::new(true));
     let outcome = fast.count_up_to(&empty, 0, &Limits::unlimited().with_cancel(cancel));
