@@ -167,7 +167,7 @@ fn fast_restores_a_64x64_board_by_propagation_alone() {
         strategy::find("fast")
             .unwrap()
             .search(&puzzle, &Limits::solutions(2), &mut |grid| {
-                found = Some(grid.clone())
+                found = Some(grid.clone());
             });
     assert_eq!(outcome.verdict(), Verdict::Unique);
     assert_eq!(found, Some(solution));

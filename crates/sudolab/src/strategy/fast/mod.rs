@@ -109,18 +109,17 @@ fn search_any_shape(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(
         None => Layout::of(puzzle.shape()),
     };
     if layout.side >= large::MIN_SIDE {
-        return match puzzle.rules() {
-            Some(_) => large::search(
+        return if puzzle.rules().is_some() {
+            large::search(
                 puzzle,
                 layout,
                 &large::Geometry::new(layout),
                 limits,
                 on_solution,
-            ),
-            None => {
-                let geometry = large::Geometry::of(puzzle.shape(), layout);
-                large::search(puzzle, layout, geometry, limits, on_solution)
-            }
+            )
+        } else {
+            let geometry = large::Geometry::of(puzzle.shape(), layout);
+            large::search(puzzle, layout, geometry, limits, on_solution)
         };
     }
     let mut solver = Solver {
