@@ -1,6 +1,7 @@
 //! sudolab's integration tests, one binary: the data-driven case suite run against every
 //! registered strategy, cross-strategy equalities, metamorphic properties and the CLI.
 
+mod big_boards;
 mod bounds;
 mod budgets;
 mod cases;

@@ -2,8 +2,11 @@
 //!
 //! 9x9 puzzles take the dedicated path in [`classic`] (digit-per-band words, JCZSolve's
 //! representation, with locked candidates; why: several times faster there than the general
-//! path, docs/benchmarks.md, 'fast: what was tried'). Every other shape takes the general path
-//! below, which a unit test also runs on 9x9 to hold the two to the same solutions.
+//! path, docs/benchmarks.md, 'fast: what was tried'). Boards of side 10 and up (variants
+//! included) take [`large`]: the singles below plus locked candidates and naked and hidden
+//! pairs, branching on a cell or on a digit of a house, whichever splits less (without them a
+//! minimal 25x25 puzzle takes `fast` minutes). Every other shape takes the general path below,
+//! which unit tests also run on 9x9 to hold the three to the same solutions.
 //!
 //! In the general path every cell keeps its candidate digits as one word. Placing a digit removes it from the
 //! cell's peers; a peer left with one candidate is placed in turn (naked single); a house where
@@ -19,6 +22,7 @@
 //! path counts its own kind of pass).
 
 mod classic;
+mod large;
 
 use crate::model::layout::Layout;
 use crate::model::{DigitSet, Grid, Rules, Shape};
@@ -27,7 +31,7 @@ use super::{
     Budget, Counter, Limits, Outcome, Solutions, Stats, Stop, Strategy, answer_without_search,
 };
 
-/// Propagation with naked and hidden singles (and locked candidates on 9x9), MRV guessing; the
+/// Propagation with naked and hidden singles (and locked candidates on 9x9 and from 10x10), MRV guessing; the
 /// default strategy.
 pub struct Fast;
 
@@ -39,7 +43,7 @@ impl Strategy for Fast {
     }
 
     fn summary(&self) -> &'static str {
-        "bit-board propagation (singles; band words and column pointing on 9x9) with MRV guessing; the default"
+        "bit-board propagation (singles; band words and column pointing on 9x9; locked candidates and pairs from 10x10) with MRV guessing; the default"
     }
 
     fn untraceable_reason(&self) -> &'static str {
@@ -104,6 +108,20 @@ fn search_any_shape(puzzle: &Grid, limits: &Limits, on_solution: &mut dyn FnMut(
         Some(rules) => rules.layout(),
         None => Layout::of(puzzle.shape()),
     };
+    if layout.side >= large::MIN_SIDE {
+        return if puzzle.rules().is_some() {
+            large::search(
+                puzzle,
+                layout,
+                &large::Geometry::new(layout),
+                limits,
+                on_solution,
+            )
+        } else {
+            let geometry = large::Geometry::of(puzzle.shape(), layout);
+            large::search(puzzle, layout, geometry, limits, on_solution)
+        };
+    }
     let mut solver = Solver {
         layout,
         puzzle,
