@@ -10,6 +10,7 @@ mod cli;
 mod clock;
 mod compare;
 mod experiment;
+mod external;
 mod fuzz_small;
 mod generate;
 mod human;
