@@ -286,32 +286,7 @@ impl Experiment {
             .with_timeout(run.timeout.map_or(Duration::from_secs(1), |t| t.0));
         limits.max_nodes = run.max_nodes;
         let mut entries = entries(&spec, &limits).map_err(rule)?;
-        let mut externals = Vec::new();
-        for external in &spec.external {
-            let name = external.name.get_ref();
-            let command = external.command.get_ref().clone();
-            let solver = External::new(name, command.clone()).map_err(|err| {
-                let span = match err {
-                    ExternalError::EmptyCommand(_) => external.command.span(),
-                    _ => external.name.span(),
-                };
-                located(span, err.to_string())
-            })?;
-            if entries
-                .iter()
-                .any(|entry| entry.strategy.name() == name.as_str())
-            {
-                return Err(located(
-                    external.name.span(),
-                    format!("strategy '{name}' is listed twice; each strategy runs once"),
-                ));
-            }
-            externals.push((name.clone(), command));
-            entries.push(Entry {
-                strategy: solver.leak(),
-                limits: limits.clone(),
-            });
-        }
+        let externals = externals(&spec.external, &limits, &located, &mut entries)?;
         let names: Vec<&str> = entries.iter().map(|e| e.strategy.name()).collect();
         let baseline = run.baseline.map(|b| b.0.name().to_string());
         if let Some(baseline) = &baseline
@@ -540,6 +515,44 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
         ));
     }
     Ok(entries)
+}
+
+/// The `[[external]]` outside solvers, each made a strategy with the run's limits and added to
+/// `entries`; their names and commands, for a front end to show. A bad name or command is
+/// located at its value.
+fn externals(
+    specs: &[ExternalSpec],
+    limits: &Limits,
+    located: &dyn Fn(std::ops::Range<usize>, String) -> ExperimentError,
+    entries: &mut Vec<Entry>,
+) -> Result<Vec<(String, Vec<String>)>, ExperimentError> {
+    let mut externals = Vec::new();
+    for external in specs {
+        let name = external.name.get_ref();
+        let command = external.command.get_ref().clone();
+        let solver = External::new(name, command.clone()).map_err(|err| {
+            let span = match err {
+                ExternalError::EmptyCommand(_) => external.command.span(),
+                _ => external.name.span(),
+            };
+            located(span, err.to_string())
+        })?;
+        if entries
+            .iter()
+            .any(|entry| entry.strategy.name() == name.as_str())
+        {
+            return Err(located(
+                external.name.span(),
+                format!("strategy '{name}' is listed twice; each strategy runs once"),
+            ));
+        }
+        externals.push((name.clone(), command));
+        entries.push(Entry {
+            strategy: solver.leak(),
+            limits: limits.clone(),
+        });
+    }
+    Ok(externals)
 }
 
 /// Opens each corpus file once, so that a missing one is found before anything runs, located

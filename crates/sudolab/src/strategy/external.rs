@@ -125,7 +125,7 @@ impl External {
     /// its arguments). The name must not be a built-in strategy's.
     pub fn new(name: &str, command: Vec<String>) -> Result<External, ExternalError> {
         check_name(name)?;
-        if command.first().is_none_or(|program| program.is_empty()) {
+        if command.first().is_none_or(String::is_empty) {
             return Err(ExternalError::EmptyCommand(name.to_string()));
         }
         let summary = format!("outside solver (line protocol): {}", command.join(" "));
@@ -172,15 +172,15 @@ impl External {
         on_solution: &mut dyn FnMut(&Grid),
     ) -> Result<Outcome, Failed> {
         let started = Instant::now();
-        let (mut process, starting) = match self.idle.lock().ok().and_then(|mut idle| idle.pop()) {
-            Some(process) => (process, Duration::ZERO),
-            None => {
-                let process = Process::start(&self.command).map_err(|err| Failed::Failure {
-                    detail: format!("could not start: {err}"),
-                    tail: String::new(),
-                })?;
-                (process, STARTUP_GRACE)
-            }
+        let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let (mut process, starting) = if let Some(process) = idle {
+            (process, Duration::ZERO)
+        } else {
+            let process = Process::start(&self.command).map_err(|err| Failed::Failure {
+                detail: format!("could not start: {err}"),
+                tail: String::new(),
+            })?;
+            (process, STARTUP_GRACE)
         };
         let header = Header::of(puzzle.shape(), limits);
         let mut request = String::with_capacity(puzzle.cells().len() + 80);
