@@ -19,7 +19,7 @@ use sudolab::experiment::{
     SideFile, SideKind, Sides, provenance,
 };
 use sudolab::report::{Clock, PuzzleProblem, Report, Sink, text};
-use sudolab::strategy::{self, Counter, Limits, Strategy};
+use sudolab::strategy::{self, Counter, External, Limits, Strategy};
 
 use super::input::ErrorNotes;
 use super::output::{colour_on_stdout, refuse_outputs_over_inputs, remove_staged};
@@ -40,6 +40,13 @@ pub(crate) struct CompareArgs {
     /// Strategies to compare, comma-separated (see 'sudolab strategies'); default all.
     #[arg(long, short = 's', value_name = "A,B,...", value_delimiter = ',')]
     strategies: Vec<String>,
+
+    /// An outside solver as one more strategy, NAME=COMMAND (repeatable): COMMAND is run by
+    /// 'sh -c', started once per job and kept, and answers one puzzle line per request
+    /// (protocol in docs/external.md). Its answers are certified and cross-checked like the
+    /// engines'; a crash, hang past --timeout, or malformed answer is a problem on that puzzle.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
 
     /// Stop each search at this many solutions: 2 gives a uniqueness verdict, 1 only solves,
     /// 0 counts every solution.
@@ -340,11 +347,12 @@ fn refuse_reports_over_inputs(execution: &Execution) -> anyhow::Result<()> {
 /// The strategies named by --strategies (all by default), after checking the options that
 /// depend on them.
 fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Strategy>> {
-    let strategies: Vec<&'static dyn Strategy> = if args.strategies.is_empty() {
+    let mut strategies: Vec<&'static dyn Strategy> = if args.strategies.is_empty() {
         strategy::registry().to_vec()
     } else {
         strategies_named(&args.strategies)?
     };
+    strategies.extend(externals(&args.external)?);
     let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
     if let Some(baseline) = &args.baseline
         && !names.contains(&baseline.as_str())
@@ -358,6 +366,25 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
         bail!("--sample 0 would compare nothing; give a sample size of at least 1");
     }
     Ok(strategies)
+}
+
+/// The outside solvers of `--external NAME=COMMAND`, each once.
+pub(crate) fn externals(specs: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
+    let mut externals: Vec<&'static dyn Strategy> = Vec::new();
+    for spec in specs {
+        let external = External::from_shell_spec(spec)?;
+        if externals
+            .iter()
+            .any(|other| other.name() == external.name())
+        {
+            bail!(
+                "--external: the name '{}' is given twice; each outside solver needs its own",
+                external.name()
+            );
+        }
+        externals.push(external.leak());
+    }
+    Ok(externals)
 }
 
 /// Whether standard input, with no FILE given, is what to compare: not a terminal (someone

@@ -225,7 +225,7 @@ fn count_one(
                 notes.push(count_claim_note(&place(), run, record));
                 Status::Negative
             }
-            ProblemKind::InvalidKnownSolution => {
+            ProblemKind::InvalidKnownSolution | ProblemKind::SolverFailed => {
                 notes.push(format!("sudolab: {}: {}", place(), problem.detail));
                 Status::Negative
             }

@@ -32,6 +32,11 @@ pub(crate) struct RunArgs {
     /// downloaded file is otherwise kept from writing elsewhere).
     #[arg(long)]
     allow_outside: bool,
+
+    /// Run the outside solvers the file names ([[external]]): their commands are programs
+    /// this machine runs, so a file that names any is refused without this flag.
+    #[arg(long)]
+    allow_external: bool,
 }
 
 pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
@@ -51,6 +56,19 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
              names the results directory); nothing was written",
             args.file.display(),
             written.display().to_string()
+        );
+    }
+    if !args.allow_external && !experiment.externals.is_empty() {
+        let commands: Vec<String> = experiment
+            .externals
+            .iter()
+            .map(|(name, command)| format!("{name} = {command:?}"))
+            .collect();
+        anyhow::bail!(
+            "{}: the file runs outside programs ([[external]]: {}); give --allow-external to \
+             run them; nothing was run",
+            args.file.display(),
+            commands.join(", ")
         );
     }
     let dir = args

@@ -12,6 +12,7 @@ mod clock;
 mod compare;
 mod diff;
 mod experiment;
+mod external;
 mod fuzz_small;
 mod generate;
 mod human;

@@ -40,6 +40,9 @@ pub struct Run {
     pub solution: Option<Grid>,
     /// Why a returned grid failed certification: the first failure, if any.
     pub invalid: Option<String>,
+    /// How an outside solver failed on this puzzle (it crashed, hung, or wrote a malformed
+    /// answer), with the end of its standard error; its verdict is then `unknown`.
+    pub failure: Option<String>,
 }
 
 impl Run {
@@ -79,12 +82,15 @@ pub enum ProblemKind {
     /// The solution the corpus gives breaks a rule or changes a given (whatever the engines
     /// say: a puzzle with several solutions cannot hide it).
     InvalidKnownSolution,
+    /// An outside solver failed on the puzzle: it exited, did not answer in time, or wrote a
+    /// malformed or over-long answer.
+    SolverFailed,
 }
 
 impl ProblemKind {
     /// The kind's name, as every report writes it: `invalid_answer`, `verdicts_disagree`,
     /// `solutions_disagree`, `contradicts_known_solution`, `contradicts_known_count`,
-    /// `invalid_known_solution`.
+    /// `invalid_known_solution`, `solver_failed`.
     pub const fn as_str(self) -> &'static str {
         match self {
             ProblemKind::InvalidAnswer => "invalid_answer",
@@ -93,6 +99,7 @@ impl ProblemKind {
             ProblemKind::ContradictsKnownSolution => "contradicts_known_solution",
             ProblemKind::ContradictsKnownCount => "contradicts_known_count",
             ProblemKind::InvalidKnownSolution => "invalid_known_solution",
+            ProblemKind::SolverFailed => "solver_failed",
         }
     }
 }
@@ -118,6 +125,13 @@ pub fn cross_check(runs: &[Run], claims: Claims<'_>) -> Vec<Problem> {
                 kind: ProblemKind::InvalidAnswer,
                 strategies: vec![run.strategy.to_string()],
                 detail: format!("{} returned an invalid grid: {reason}", run.strategy),
+            });
+        }
+        if let Some(failure) = &run.failure {
+            problems.push(Problem {
+                kind: ProblemKind::SolverFailed,
+                strategies: vec![run.strategy.to_string()],
+                detail: failure.clone(),
             });
         }
     }
@@ -320,6 +334,7 @@ mod tests {
             cpu: None,
             solution,
             invalid: None,
+            failure: None,
         }
     }
 

@@ -15,7 +15,7 @@ use toml::Spanned;
 use crate::corpus::{Format, Source};
 use crate::model::Shape;
 use crate::report::Format as ReportFormat;
-use crate::strategy::{self, Limits, Strategy};
+use crate::strategy::{self, External, ExternalError, Limits, Strategy};
 
 use super::side::{SideError, SideFile, SideKind};
 use super::{Entry, Order, Plan, Repeats, Selection, Shard, Sides, parse_duration};
@@ -49,6 +49,9 @@ pub struct Experiment {
     pub base_dir: PathBuf,
     /// The report forms written there.
     pub forms: Vec<ReportFormat>,
+    /// The outside solvers' names and commands (`[[external]]`), also in the plan: a front
+    /// end shows them and asks its user's leave before it runs programs a file names.
+    pub externals: Vec<(String, Vec<String>)>,
 }
 
 /// An experiment file that cannot be used.
@@ -105,7 +108,17 @@ struct FileSpec {
     #[serde(default)]
     strategy: Vec<StrategySpec>,
     #[serde(default)]
+    external: Vec<ExternalSpec>,
+    #[serde(default)]
     output: OutputSpec,
+}
+
+/// An outside solver: `[[external]] name = "mine", command = ["./mine", "--fast"]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExternalSpec {
+    name: Spanned<String>,
+    command: Spanned<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -272,7 +285,8 @@ impl Experiment {
         let mut limits = Limits::solutions(run.limit.unwrap_or(2))
             .with_timeout(run.timeout.map_or(Duration::from_secs(1), |t| t.0));
         limits.max_nodes = run.max_nodes;
-        let entries = entries(&spec, &limits).map_err(rule)?;
+        let mut entries = entries(&spec, &limits).map_err(rule)?;
+        let externals = externals(&spec.external, &limits, &located, &mut entries)?;
         let names: Vec<&str> = entries.iter().map(|e| e.strategy.name()).collect();
         let baseline = run.baseline.map(|b| b.0.name().to_string());
         if let Some(baseline) = &baseline
@@ -339,6 +353,7 @@ impl Experiment {
             baseline,
             clock: run.clock.unwrap_or_default(),
             forms,
+            externals,
         })
     }
 }
@@ -500,6 +515,44 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
         ));
     }
     Ok(entries)
+}
+
+/// The `[[external]]` outside solvers, each made a strategy with the run's limits and added to
+/// `entries`; their names and commands, for a front end to show. A bad name or command is
+/// located at its value.
+fn externals(
+    specs: &[ExternalSpec],
+    limits: &Limits,
+    located: &dyn Fn(std::ops::Range<usize>, String) -> ExperimentError,
+    entries: &mut Vec<Entry>,
+) -> Result<Vec<(String, Vec<String>)>, ExperimentError> {
+    let mut externals = Vec::new();
+    for external in specs {
+        let name = external.name.get_ref();
+        let command = external.command.get_ref().clone();
+        let solver = External::new(name, command.clone()).map_err(|err| {
+            let span = match err {
+                ExternalError::EmptyCommand(_) => external.command.span(),
+                _ => external.name.span(),
+            };
+            located(span, err.to_string())
+        })?;
+        if entries
+            .iter()
+            .any(|entry| entry.strategy.name() == name.as_str())
+        {
+            return Err(located(
+                external.name.span(),
+                format!("strategy '{name}' is listed twice; each strategy runs once"),
+            ));
+        }
+        externals.push((name.clone(), command));
+        entries.push(Entry {
+            strategy: solver.leak(),
+            limits: limits.clone(),
+        });
+    }
+    Ok(externals)
 }
 
 /// Opens each corpus file once, so that a missing one is found before anything runs, located

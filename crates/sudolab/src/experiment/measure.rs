@@ -23,7 +23,7 @@ use cpu_time::ThreadTime;
 use crate::check::Run;
 use crate::model::{Grid, solves, validate};
 use crate::plan::Repeats;
-use crate::strategy::{Limits, Outcome, Stop, Strategy, take_ran_elsewhere};
+use crate::strategy::{Limits, Outcome, Stop, Strategy, take_failure, take_ran_elsewhere};
 
 /// Solutions recorded per search before the callback starts certifying inline.
 const RECORDED: usize = 64;
@@ -128,6 +128,8 @@ struct Timed {
     cells: Range<usize>,
     /// A solution beyond the buffer that failed certification inside the callback.
     invalid: Option<String>,
+    /// How an outside solver failed on the puzzle (the first repeat's failure).
+    failure: Option<String>,
 }
 
 /// Runs `strategy` on `puzzle` under `limits` (the timeout counts from the start of each
@@ -237,8 +239,13 @@ fn time_one(
     (repeats, clock): (Repeats, Clock),
     scratch: &mut Scratch,
 ) -> Timed {
+    // A failure left by a search made elsewhere (not through here) is not this puzzle's.
+    take_failure();
+    let mut failure = None;
     for _ in 0..repeats.warmup {
         let outcome = strategy.search(puzzle, limits, &mut |_| {});
+        let failed = take_failure();
+        failure = failure.or(failed);
         if stopped_early(outcome.stopped) {
             break;
         }
@@ -285,6 +292,8 @@ fn time_one(
             }
         });
         let elapsed = since(started).saturating_sub(paused + overhead);
+        let failed = take_failure();
+        failure = failure.or(failed);
         let cpu = cpu_elapsed(cpu_started)
             .zip(cpu_overhead)
             .map(|(cpu, overhead)| cpu.saturating_sub(cpu_paused + overhead));
@@ -310,6 +319,7 @@ fn time_one(
                     .filter(|_| cpu_known),
                 cells: start..scratch.cells.len(),
                 invalid,
+                failure,
             };
         }
     }
@@ -367,6 +377,7 @@ fn certify(
         cpu: timed.cpu,
         solution: if invalid.is_none() { solution } else { None },
         invalid,
+        failure: timed.failure,
     }
 }
 

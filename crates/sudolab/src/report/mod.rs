@@ -854,6 +854,7 @@ mod tests {
             ProblemKind::ContradictsKnownSolution,
             ProblemKind::ContradictsKnownCount,
             ProblemKind::InvalidKnownSolution,
+            ProblemKind::SolverFailed,
         ];
         for kind in kinds {
             match kind {
@@ -862,7 +863,8 @@ mod tests {
                 | ProblemKind::SolutionsDisagree
                 | ProblemKind::ContradictsKnownSolution
                 | ProblemKind::ContradictsKnownCount
-                | ProblemKind::InvalidKnownSolution => {}
+                | ProblemKind::InvalidKnownSolution
+                | ProblemKind::SolverFailed => {}
             }
             assert_eq!(
                 serde_json::to_value(kind).unwrap(),

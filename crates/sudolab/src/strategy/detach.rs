@@ -59,6 +59,12 @@ pub(crate) fn take_ran_elsewhere() -> bool {
     RAN_ELSEWHERE.with(|flag| flag.replace(false))
 }
 
+/// Records that a search's work ran outside this thread (another thread, or another process:
+/// an outside solver), so that its measurement takes no CPU time from this thread's clock.
+pub(crate) fn mark_ran_elsewhere() {
+    RAN_ELSEWHERE.with(|flag| flag.set(true));
+}
+
 /// The state of one detached search, shared by the caller and the search's thread.
 const RUNNING: u8 = 0;
 const FINISHED: u8 = 1;

@@ -10,6 +10,7 @@ mod choose;
 mod detach;
 mod dlx;
 mod dlx_knuth;
+mod external;
 mod fast;
 mod mrv;
 mod observe;
@@ -34,10 +35,14 @@ pub use choose::{
     AUTO_SAT_FROM_SIDE, EngineChoice, ListError, NoEngine, auto_verifier_engines, auto_verifiers,
     find_all,
 };
-pub(crate) use detach::take_ran_elsewhere;
 pub use detach::{MAX_ABANDONED, abandoned_running};
+pub(crate) use detach::{mark_ran_elsewhere, take_ran_elsewhere};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
+pub(crate) use external::take_failure;
+pub use external::{
+    External, ExternalError, MAX_ANSWER_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, STDERR_TAIL_BYTES,
+};
 pub use fast::Fast;
 pub use mrv::Mrv;
 pub use observe::{Event, Observer, Silent};

@@ -38,11 +38,14 @@ pub enum Counter {
     /// Runs abandoned at their node cutoff (`mrv` with a restart schedule, `--restarts`; absent
     /// without one, so not among any engine's declared counters). Nodes count every run.
     Restarts,
+    /// Nanoseconds an outside solver says its own search took (`time_ns=` in its answer):
+    /// beside the round trip sudolab times, the program's own share of it.
+    TimeNs,
 }
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 13] = [
+    pub const ALL: [Counter; 14] = [
         Counter::Nodes,
         Counter::Placements,
         Counter::Backtracks,
@@ -56,6 +59,7 @@ impl Counter {
         Counter::Guesses,
         Counter::PropagationRounds,
         Counter::Restarts,
+        Counter::TimeNs,
     ];
 
     /// The counter's name in reports: `nodes`, `placements`, ...
@@ -74,6 +78,7 @@ impl Counter {
             Counter::Guesses => "guesses",
             Counter::PropagationRounds => "propagation_rounds",
             Counter::Restarts => "restarts",
+            Counter::TimeNs => "time_ns",
         }
     }
 }
