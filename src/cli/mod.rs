@@ -22,6 +22,7 @@ mod decode;
 mod explain;
 mod export;
 mod generate;
+mod grids;
 mod human;
 mod human_filter;
 mod input;
@@ -163,6 +164,9 @@ enum Command {
     ///   sudolab generate --count 3 --rating 4.0..9.0   # human rating (sudolab rate)
     #[command(verbatim_doc_comment)]
     Generate(generate::GenerateArgs),
+    /// Whole grids: 'grids count' counts every complete grid of a box shape exactly.
+    #[command(subcommand)]
+    Grids(grids::GridsCommand),
     /// Check a puzzle file's uniqueness claims with several engines.
     ///
     /// Every puzzle must be proven unique by each strategy (default fast, dlx-knuth, sat: three
@@ -507,6 +511,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Grids(command) => grids::run(&command),
         Command::Trace(args) => trace::run(&args),
         Command::Certify(args) => certify::run(&args),
         Command::CheckCert(args) => check_cert::run(&args),
