@@ -107,7 +107,7 @@ fn completions(given: &Grid) -> Vec<Grid> {
         strategy::find("fast")
             .unwrap()
             .search(given, &Limits::default(), &mut |grid: &Grid| {
-                found.push(grid.clone())
+                found.push(grid.clone());
             });
     assert_eq!(outcome.stopped, None);
     found
@@ -115,7 +115,9 @@ fn completions(given: &Grid) -> Vec<Grid> {
 
 /// The chance of a chi-square statistic at least `statistic` with `df` degrees of freedom: the
 /// regularized upper incomplete gamma function Q(df/2, statistic/2), by its series below
-/// a + 1 and its continued fraction above (Numerical Recipes, 6.2).
+/// a + 1 and its continued fraction above (Numerical Recipes, 6.2, whose one-letter names it
+/// keeps).
+#[allow(clippy::many_single_char_names)]
 fn chi_square_p(statistic: f64, df: usize) -> f64 {
     let (a, x) = (df as f64 / 2.0, statistic / 2.0);
     let ln_gamma = |z: f64| -> f64 {
@@ -279,9 +281,11 @@ fn grids_sample_writes_the_seeded_draws_one_per_line() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sampler = GridSampler::new(Shape::new(2, 3).unwrap()).unwrap();
-    let expected: String = (0..4)
-        .map(|i| format!("{}\n", to_line(&sampler.sample(&mut stream(9, i))).unwrap()))
-        .collect();
+    let mut expected = String::new();
+    for i in 0..4 {
+        expected.push_str(&to_line(&sampler.sample(&mut stream(9, i))).unwrap());
+        expected.push('\n');
+    }
     assert_eq!(run.stdout, expected);
     let again = sudolab(
         &["grids", "sample", "--box", "2x3", "--seed", "9", "-c", "4"],

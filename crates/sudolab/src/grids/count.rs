@@ -163,7 +163,6 @@ impl Board {
     /// exactly two ways. The ways are 2 to the number of cycles (joined digits, counted by
     /// union-find).
     fn two_rows(self, cells: &[[u16; MAX_WIDTH]; MAX_STACKS]) -> u128 {
-        let mut parent: [u8; MAX_SIDE] = std::array::from_fn(|digit| digit as u8);
         fn root(parent: &mut [u8; MAX_SIDE], mut digit: u8) -> u8 {
             while parent[digit as usize] != digit {
                 parent[digit as usize] = parent[parent[digit as usize] as usize];
@@ -171,6 +170,7 @@ impl Board {
             }
             digit
         }
+        let mut parent: [u8; MAX_SIDE] = std::array::from_fn(|digit| digit as u8);
         let mut cycles = self.side as u32;
         for stack in cells.iter().take(self.stacks) {
             for &column in stack.iter().take(self.width) {
@@ -357,9 +357,7 @@ impl Board {
                 };
                 for k in 0..self.stacks {
                     t.stacks[k] = order[k];
-                    for c in 0..self.width {
-                        t.cols[k][c] = col_orders[choice[k]][c];
-                    }
+                    t.cols[k][..self.width].copy_from_slice(&col_orders[choice[k]]);
                 }
                 out.push(t);
                 // The next combination of column orders, like an odometer.
@@ -406,11 +404,15 @@ fn factorial(n: usize) -> u128 {
     (1..=n as u128).product()
 }
 
+/// A member of a class: the other stacks' assignments (indices into
+/// [`Board::stack_assignments`], non-decreasing) and the number of orders of those stacks.
+pub(super) type Member = (Vec<usize>, u128);
+
 /// A class of first-band layouts (first stack fixed), with its members.
 pub(super) struct Class {
     /// Every member as its other stacks' assignments (indices into
     /// [`Board::stack_assignments`], non-decreasing), with the number of orders of those stacks.
-    pub(super) members: Vec<(Vec<usize>, u128)>,
+    pub(super) members: Vec<Member>,
     pub(super) count: LayoutClass,
 }
 
@@ -420,7 +422,7 @@ pub(super) fn classify(board: Board, assignments: &[[u8; MAX_SIDE]]) -> Vec<Clas
     // The first stack is fixed to digits 0..stacks in column 0 and so on (any first stack is
     // this one with the digits relabelled); the other stacks run over the assignments in
     // non-decreasing order, each multiset of stacks weighted by its number of orders.
-    let mut classes: HashMap<u128, (Layout, Vec<(Vec<usize>, u128)>)> = HashMap::new();
+    let mut classes: HashMap<u128, (Layout, Vec<Member>)> = HashMap::new();
     let mut picks = vec![0usize; board.stacks - 1];
     loop {
         let layout = board.layout_of(assignments, &picks);
