@@ -23,6 +23,7 @@ mod diff;
 mod explain;
 mod export;
 mod generate;
+mod grids;
 mod human;
 mod human_filter;
 mod input;
@@ -179,6 +180,9 @@ enum Command {
     ///   sudolab generate --count 3 --rating 4.0..9.0   # human rating (sudolab rate)
     #[command(verbatim_doc_comment)]
     Generate(generate::GenerateArgs),
+    /// Whole grids: 'grids count' counts every complete grid of a box shape exactly.
+    #[command(subcommand)]
+    Grids(grids::GridsCommand),
     /// Check a puzzle file's uniqueness claims with several engines.
     ///
     /// Every puzzle must be proven unique by each strategy (default fast, dlx-knuth, sat: three
@@ -524,6 +528,7 @@ pub fn main() -> ExitCode {
         Command::Report(args) => report::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Grids(command) => grids::run(&command),
         Command::Trace(args) => trace::run(&args),
         Command::Certify(args) => certify::run(&args),
         Command::CheckCert(args) => check_cert::run(&args),

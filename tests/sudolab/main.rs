@@ -20,6 +20,7 @@ mod inputs;
 mod outputs;
 mod properties;
 mod provenance;
+mod reproductions;
 mod robustness;
 mod snapshots;
 mod trace;

@@ -71,6 +71,7 @@ pub mod corpus;
 pub mod encode;
 pub mod experiment;
 pub mod generate;
+pub mod grids;
 pub mod human;
 pub mod model;
 pub mod plan;

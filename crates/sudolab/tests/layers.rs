@@ -1,7 +1,7 @@
 //! The library's modules form layers, and no module reaches one above it:
 //!
 //! ```text
-//! model < corpus, encode < strategy < check, certify, generate, human, plan < report, trace < experiment
+//! model < corpus, encode < strategy < check, certify, generate, grids, human, plan < report, trace < experiment
 //! ```
 //!
 //! Modules of one layer do not reach each other either. The test reads every `crate::MODULE`
@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["corpus", "encode"],
     &["strategy"],
-    &["check", "certify", "generate", "human", "plan"],
+    &["check", "certify", "generate", "grids", "human", "plan"],
     &["report", "trace"],
     &["experiment"],
 ];
