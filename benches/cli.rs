@@ -209,35 +209,7 @@ fn main() {
             Box::new(move || run(binary, args)),
         ));
     }
-    // Start-up: mean CPU seconds a run, as (cpu, cpu).
-    let mut start_steps: Vec<Step> = Vec::new();
-    for &(label, build) in &builds {
-        let one = one.clone();
-        start_steps.push((
-            format!("count -s fast -j1 PUZZLE (one puzzle){label}"),
-            Box::new(move || {
-                let cpu = starts(
-                    build,
-                    &[
-                        OsStr::new("count"),
-                        OsStr::new("-s"),
-                        OsStr::new("fast"),
-                        OsStr::new("-j1"),
-                        OsStr::new(&one),
-                    ],
-                    start_runs,
-                );
-                (cpu, cpu)
-            }),
-        ));
-        start_steps.push((
-            format!("--version{label}"),
-            Box::new(move || {
-                let cpu = starts(build, &[OsStr::new("--version")], start_runs);
-                (cpu, cpu)
-            }),
-        ));
-    }
+    let start_steps = start_steps(&builds, &one, start_runs);
     // One warm-up pass of each (page cache, the binary), then the rounds.
     for (_, step) in steps.iter().chain(&start_steps) {
         step();
@@ -260,11 +232,50 @@ fn main() {
         puzzles.len(),
         path.display()
     );
+    print_tables(
+        n,
+        (&steps, &cpu, &wall),
+        (&start_steps, &start_cpu, start_runs),
+    );
+}
+
+/// The start-up steps of each build: the mean CPU seconds of a run, as (cpu, cpu), of a
+/// one-puzzle `count` and of `--version`.
+fn start_steps<'a>(builds: &[(&str, &'a OsStr)], one: &str, runs: usize) -> Vec<Step<'a>> {
+    let mut start_steps: Vec<Step> = Vec::new();
+    for &(label, build) in builds {
+        let one = one.to_string();
+        start_steps.push((
+            format!("count -s fast -j1 PUZZLE (one puzzle){label}"),
+            Box::new(move || {
+                let args = ["count", "-s", "fast", "-j1", &one].map(OsStr::new);
+                let cpu = starts(build, &args, runs);
+                (cpu, cpu)
+            }),
+        ));
+        start_steps.push((
+            format!("--version{label}"),
+            Box::new(move || {
+                let cpu = starts(build, &[OsStr::new("--version")], runs);
+                (cpu, cpu)
+            }),
+        ));
+    }
+    start_steps
+}
+
+/// Prints the per-puzzle table (CPU time, ratios to the first step, the library), the
+/// start-up table and `compare`'s speed-up by wall clock (its steps are the last two).
+fn print_tables(
+    n: f64,
+    (steps, cpu, wall): (&[Step], &[Vec<f64>], &[Vec<f64>]),
+    (start_steps, start_cpu, start_runs): (&[Step], &[Vec<f64>], usize),
+) {
     println!(
         "| step | µs/puzzle best | µs/puzzle median | ÷ library, median of rounds (min-max) |"
     );
     println!("|---|---:|---:|---:|");
-    for ((name, _), times) in steps.iter().zip(&cpu) {
+    for ((name, _), times) in steps.iter().zip(cpu) {
         let ratios: Vec<f64> = times.iter().zip(&cpu[0]).map(|(t, l)| t / l).collect();
         let (low, high) = spread(&ratios);
         println!(
@@ -276,7 +287,7 @@ fn main() {
     }
     println!("\n| start-up, CPU ms a run ({start_runs} runs a round) | best | median | max |");
     println!("|---|---:|---:|---:|");
-    for ((name, _), times) in start_steps.iter().zip(&start_cpu) {
+    for ((name, _), times) in start_steps.iter().zip(start_cpu) {
         let (low, high) = spread(times);
         println!(
             "| {name} | {:.3} | {:.3} | {:.3} |",

@@ -2,6 +2,8 @@
 //! calling thread, a longer one on the pool, and both give the same lines, notes and exit
 //! status for any number of jobs.
 
+use std::fmt::Write as _;
+
 use crate::cli::{BOARD_A, sudolab};
 
 /// `count`'s output for `lines` puzzles of which every tenth (from the second) is malformed:
@@ -11,13 +13,15 @@ fn expected(lines: usize) -> (String, String, i32) {
     let mut err = String::new();
     for line in 1..=lines {
         if line % 10 == 2 {
-            err.push_str(&format!(
+            writeln!(
+                err,
                 "sudolab: <stdin>: line {line}, column 1: expected n*n symbols for a side n of 1 \
                  to 35 (16 for 4x4, 36 for 6x6, 81 for 9x9, 144 for 12x12, 256 for 16x16, 625 \
-                 for 25x25), found 5\n"
-            ));
+                 for 25x25), found 5"
+            )
+            .expect("writing to a String cannot fail");
         } else {
-            out.push_str(&format!("<stdin>:{line}\tunique\t1\n"));
+            writeln!(out, "<stdin>:{line}\tunique\t1").expect("writing to a String cannot fail");
         }
     }
     let code = if lines >= 2 { 2 } else { 0 };
