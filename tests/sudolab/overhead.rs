@@ -71,12 +71,17 @@ fn one_batch_on_this_thread_and_many_on_the_pool_print_the_same() {
 }
 
 #[test]
-fn an_empty_input_prints_nothing_and_succeeds() {
+fn an_empty_input_is_an_error_with_any_number_of_jobs() {
     for jobs in ["-j1", "-j2"] {
         let run = sudolab(&["count", "-s", "fast", jobs], "");
         assert_eq!(
             (run.stdout.as_str(), run.stderr.as_str(), run.code),
-            ("", "", 0)
+            (
+                "",
+                "sudolab: <stdin>: no puzzles found (the input is empty or only comments)\n",
+                2
+            ),
+            "{jobs}"
         );
     }
 }
