@@ -21,7 +21,7 @@ use super::output::Out;
 use super::trace::load_puzzle;
 use super::{BudgetArgs, InputArgs, ReadArgs, Status};
 
-/// One puzzle, as `trace` takes it.
+// One puzzle, as `trace` takes it.
 #[derive(Debug, Args)]
 pub(crate) struct OnePuzzle {
     /// A puzzle in line form, or a file of puzzles (see --puzzle); none, or '-', reads

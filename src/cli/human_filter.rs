@@ -7,7 +7,7 @@ use clap::Args;
 use sudolab::human::{self, Propagation, Technique};
 use sudolab::model::Grid;
 
-/// The filters; every one given must hold.
+// The filters; every one given must hold.
 #[derive(Clone, Debug, Default, Args)]
 pub(crate) struct HumanFilterArgs {
     /// Keep only puzzles whose path of easiest steps (sudolab steps) uses technique T at least

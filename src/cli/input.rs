@@ -198,7 +198,7 @@ pub(crate) fn walk_in_parallel(
     mut emit: impl FnMut(&mut Out, Placed<'_>) -> io::Result<()>,
     out: &mut Out,
 ) -> anyhow::Result<Status> {
-    let (pool, jobs) = super::worker_pool(jobs)?;
+    let jobs = super::jobs(jobs);
     let mut walk = walk_arguments(&input.files, input.read);
     let names: Vec<String> = walk.sources().iter().map(Source::name).collect();
     let reads_stdin = walk.sources().iter().any(Source::is_stdin);
@@ -240,12 +240,28 @@ pub(crate) fn walk_in_parallel(
         (2, ReadNext::BeforeHandingOn)
     };
     let mut status = Status::Success;
+    // An input that fits in one batch (one puzzle typed as an argument, a short file) is run
+    // on this thread when one job would run it anyway: no pool and no runner thread to start,
+    // each a thread's stack, its allocator heap and a hand-over, for nothing to overlap.
+    let mut first = Some(read_batch(Block::default()));
+    if let Some(batch) =
+        first.take_if(|batch| batch.len() < batch_size && (jobs == 1 || batch.len() <= 1))
+    {
+        let worked = work_on_block(&batch, jobs, &names, &work, false);
+        let worst = write_in_order(&batch, &worked, &names, &mut notes, &mut emit, out)?;
+        notes.finish();
+        return Ok(worst);
+    }
+    let (pool, jobs) = super::worker_pool(Some(jobs))?;
     run_blocks(
         &pool,
         ahead,
         read_next,
-        |spare| Some(read_batch(spare)).filter(|batch| !batch.is_empty()),
-        |batch| ControlFlow::Continue(work_on_block(batch, jobs, &names, &work)),
+        |spare| {
+            let batch = first.take().unwrap_or_else(|| read_batch(spare));
+            Some(batch).filter(|batch| !batch.is_empty())
+        },
+        |batch| ControlFlow::Continue(work_on_block(batch, jobs, &names, &work, true)),
         |batch, worked| {
             let worst = write_in_order(batch, &worked, &names, &mut notes, &mut emit, out)?;
             status = status.max(worst);
@@ -256,46 +272,51 @@ pub(crate) fn walk_in_parallel(
     Ok(status)
 }
 
-/// Works on a block on the current pool: one share of its places per job, with one scratch
-/// and one record that the share's searches and parses reuse, and one text buffer.
+/// Works on a block, on the current pool (`parallel`) or on this thread: one share of its
+/// places per job, with one scratch and one record that the share's searches and parses
+/// reuse, and one text buffer.
 fn work_on_block(
     block: &Block,
     jobs: usize,
     names: &[String],
     work: &(impl Fn(&str, &Record, &mut Scratch, &mut String) -> Said + Sync),
+    parallel: bool,
 ) -> Vec<Worked> {
     let per_job = block.len().div_ceil(jobs).max(1);
-    block
-        .places()
-        .par_chunks(per_job)
-        .map(|share| {
-            let mut scratch = Scratch::default();
-            let mut parsed: Option<Record> = None;
-            let mut text = String::with_capacity(share.len() * 96);
-            let mut places = Vec::with_capacity(share.len());
-            for place in share {
-                let said = match place {
-                    Place::Line { source, at, bytes } => {
-                        match read_line(block.line(bytes), *at, &mut parsed) {
-                            Ok(record) => {
-                                Ok(work(&names[*source], record, &mut scratch, &mut text))
-                            }
-                            Err(err) => Err(format!("{}: {err}", names[*source])),
-                        }
+    let work_on_share = |share: &[Place]| {
+        let mut scratch = Scratch::default();
+        let mut parsed: Option<Record> = None;
+        let mut text = String::with_capacity(share.len() * 96);
+        let mut places = Vec::with_capacity(share.len());
+        for place in share {
+            let said = match place {
+                Place::Line { source, at, bytes } => {
+                    match read_line(block.line(bytes), *at, &mut parsed) {
+                        Ok(record) => Ok(work(&names[*source], record, &mut scratch, &mut text)),
+                        Err(err) => Err(format!("{}: {err}", names[*source])),
                     }
-                    Place::Puzzle { source, record } => {
-                        Ok(work(&names[*source], record, &mut scratch, &mut text))
-                    }
-                    Place::Problem { .. } => Ok(Said {
-                        notes: Vec::new(),
-                        status: Status::Error,
-                    }),
-                };
-                places.push((text.len(), said));
-            }
-            Worked { text, places }
-        })
-        .collect()
+                }
+                Place::Puzzle { source, record } => {
+                    Ok(work(&names[*source], record, &mut scratch, &mut text))
+                }
+                Place::Problem { .. } => Ok(Said {
+                    notes: Vec::new(),
+                    status: Status::Error,
+                }),
+            };
+            places.push((text.len(), said));
+        }
+        Worked { text, places }
+    };
+    if parallel {
+        block
+            .places()
+            .par_chunks(per_job)
+            .map(work_on_share)
+            .collect()
+    } else {
+        block.places().chunks(per_job).map(work_on_share).collect()
+    }
 }
 
 /// Parses a raw line into the job's record, made on its first line and reused after.

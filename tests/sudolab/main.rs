@@ -18,6 +18,7 @@ mod generate;
 mod human;
 mod inputs;
 mod outputs;
+mod overhead;
 mod properties;
 mod provenance;
 mod reproductions;
