@@ -107,7 +107,7 @@ fn mistakes_in_an_experiment_file_are_located_before_anything_runs() {
         run.stderr,
         format!(
             "sudolab: {}: line 5, column 1: unknown field `repeats`, expected one of `limit`, \
-             `timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`\n",
+             `timeout`, `max_nodes`, `budget`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`\n",
             file.display()
         )
     );

@@ -134,6 +134,7 @@ struct RunSpec {
     limit: Option<u64>,
     timeout: Option<DurationText>,
     max_nodes: Option<u64>,
+    budget: Option<u64>,
     repeat: Option<Spanned<u64>>,
     warmup: Option<Spanned<u64>>,
     order: Option<Order>,
@@ -149,6 +150,7 @@ struct StrategySpec {
     limit: Option<u64>,
     timeout: Option<DurationText>,
     max_nodes: Option<u64>,
+    budget: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -272,6 +274,7 @@ impl Experiment {
         let mut limits = Limits::solutions(run.limit.unwrap_or(2))
             .with_timeout(run.timeout.map_or(Duration::from_secs(1), |t| t.0));
         limits.max_nodes = run.max_nodes;
+        limits.budget = run.budget;
         let entries = entries(&spec, &limits).map_err(rule)?;
         let names: Vec<&str> = entries.iter().map(|e| e.strategy.name()).collect();
         let baseline = run.baseline.map(|b| b.0.name().to_string());
@@ -478,6 +481,9 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
         if strategy.max_nodes.is_some() {
             own.max_nodes = strategy.max_nodes;
         }
+        if let Some(budget) = strategy.budget {
+            own = own.with_budget(budget);
+        }
         entries.push(Entry {
             strategy: strategy.name.0,
             limits: own,
@@ -637,6 +643,7 @@ name = "fast"
 name = "scan"
 timeout = "none"
 max_nodes = 1000
+budget = 700
 [output]
 forms = ["md", ".json"]
 "#,
@@ -667,7 +674,11 @@ forms = ["md", ".json"]
         assert_eq!(fast.timeout, Some(Duration::from_millis(250)));
         assert_eq!(fast.max_solutions, None);
         let scan = &experiment.plan.entries[1].limits;
-        assert_eq!((scan.timeout, scan.max_nodes), (None, Some(1000)));
+        assert_eq!(
+            (scan.timeout, scan.max_nodes, scan.budget),
+            (None, Some(1000), Some(700))
+        );
+        assert_eq!(fast.budget, None);
         assert_eq!(
             experiment.forms,
             [ReportFormat::Markdown, ReportFormat::Json]
@@ -681,7 +692,7 @@ forms = ["md", ".json"]
         assert_eq!(
             parse(&format!("{base}[run]\ntimout = \"1s\"\n")).unwrap_err(),
             "dir/e.toml: line 4, column 1: unknown field `timout`, expected one of `limit`, \
-             `timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`"
+             `timeout`, `max_nodes`, `budget`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`"
         );
         assert_eq!(
             parse(&format!("strategies = [\"fast\", \"quick\"]\n{base}")).unwrap_err(),

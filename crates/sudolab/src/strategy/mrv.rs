@@ -48,6 +48,10 @@ impl Strategy for Mrv {
         true
     }
 
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::Nodes
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

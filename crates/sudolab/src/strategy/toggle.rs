@@ -33,6 +33,10 @@ impl Strategy for Toggle {
         super::Refusals::NONE
     }
 
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::Nodes
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

@@ -52,6 +52,11 @@ impl Strategy for Fast {
         &COUNTERS
     }
 
+    /// Nodes, the root and one per guess: a stopped search reports exactly the budget.
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::Nodes
+    }
+
     /// Variants made of houses and must-differ pairs (X, windoku, jigsaw, Latin squares,
     /// anti-king, anti-knight), on the general path: every house takes part in hidden singles
     /// and every must-differ partner is a peer.
