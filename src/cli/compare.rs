@@ -19,7 +19,7 @@ use sudolab::experiment::{
     SideFile, SideKind, Sides, provenance,
 };
 use sudolab::report::{Clock, PuzzleProblem, Report, Sink, text};
-use sudolab::strategy::{self, Counter, Limits, Strategy, WorkUnit};
+use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::input::ErrorNotes;
 use super::output::{colour_on_stdout, refuse_outputs_over_inputs, remove_staged};
@@ -68,7 +68,7 @@ pub(crate) struct CompareArgs {
     /// stopped 'deadline'. Every engine stops within about 2x of it: dlx and the sat family
     /// inside their crates (above 9x9 and on variants; plain 9x9 and smaller between
     /// solutions, each in milliseconds).
-    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     timeout: Duration,
 
     /// Report each strategy's total time relative to this one (ratio 2.0 = twice as slow).
@@ -180,7 +180,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     for entry in &mut plan.entries {
         entry.limits.budget = match args.budget {
             Some(0) => None,
-            Some(budget) => (entry.strategy.budget_unit() != WorkUnit::None).then_some(budget),
+            Some(budget) => Some(budget),
             None => entry.strategy.default_budget(),
         };
     }

@@ -3,6 +3,7 @@
 
 mod bounds;
 mod budgets;
+mod budgets_work;
 mod cases;
 mod certify;
 mod claims;

@@ -272,9 +272,11 @@ impl Experiment {
 
         let run = &spec.run;
         let mut limits = Limits::solutions(run.limit.unwrap_or(2))
-            .with_timeout(run.timeout.map_or(Duration::from_secs(1), |t| t.0));
+            .with_timeout(run.timeout.map_or(Duration::from_secs(30), |t| t.0));
         limits.max_nodes = run.max_nodes;
-        limits.budget = run.budget;
+        // The run's budget where one number serves every strategy (each in its unit), so that
+        // the report's context records it; per-strategy budgets are each entry's.
+        limits.budget = run.budget.filter(|&budget| budget > 0);
         let entries = entries(&spec, &limits).map_err(rule)?;
         let names: Vec<&str> = entries.iter().map(|e| e.strategy.name()).collect();
         let baseline = run.baseline.map(|b| b.0.name().to_string());
@@ -460,6 +462,15 @@ fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// The strategies of the file (`strategies = [...]` with the run's limits, then each
+/// The work budget of `strategy`: the one given (`0`: none), else its calibrated default
+/// ([`crate::strategy::Strategy::default_budget`]), as `compare` gives it.
+fn budget_of(strategy: &dyn Strategy, given: Option<u64>) -> Option<u64> {
+    match given {
+        Some(budget) => (budget > 0).then_some(budget),
+        None => strategy.default_budget(),
+    }
+}
+
 /// `[[strategy]]` with its own), or every registered one; none twice.
 fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
     let mut entries: Vec<Entry> = spec
@@ -467,11 +478,15 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
         .iter()
         .map(|name| Entry {
             strategy: name.0,
-            limits: limits.clone(),
+            limits: Limits {
+                budget: budget_of(name.0, spec.run.budget),
+                ..limits.clone()
+            },
         })
         .collect();
     for strategy in &spec.strategy {
         let mut own = limits.clone();
+        own.budget = budget_of(strategy.name.0, strategy.budget.or(spec.run.budget));
         if let Some(limit) = strategy.limit {
             own = own.with_max_solutions(limit);
         }
@@ -480,9 +495,6 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
         }
         if strategy.max_nodes.is_some() {
             own.max_nodes = strategy.max_nodes;
-        }
-        if let Some(budget) = strategy.budget {
-            own = own.with_budget(budget);
         }
         entries.push(Entry {
             strategy: strategy.name.0,
@@ -494,7 +506,10 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
             .iter()
             .map(|&strategy| Entry {
                 strategy,
-                limits: limits.clone(),
+                limits: Limits {
+                    budget: budget_of(strategy, spec.run.budget),
+                    ..limits.clone()
+                },
             })
             .collect();
     }
@@ -678,7 +693,8 @@ forms = ["md", ".json"]
             (scan.timeout, scan.max_nodes, scan.budget),
             (None, Some(1000), Some(700))
         );
-        assert_eq!(fast.budget, None);
+        // No budget given: the engine's calibrated default.
+        assert_eq!(fast.budget, strategy::find("fast").unwrap().default_budget());
         assert_eq!(
             experiment.forms,
             [ReportFormat::Markdown, ReportFormat::Json]

@@ -76,6 +76,10 @@ impl Strategy for DlxKnuth {
         WorkUnit::Updates
     }
 
+    fn default_budget(&self) -> Option<u64> {
+        Some(30_000_000)
+    }
+
     traced_engine!(run, COUNTERS);
 }
 

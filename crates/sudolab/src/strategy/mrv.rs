@@ -52,6 +52,10 @@ impl Strategy for Mrv {
         super::WorkUnit::Nodes
     }
 
+    fn default_budget(&self) -> Option<u64> {
+        Some(20_000_000)
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

@@ -134,6 +134,10 @@ impl Strategy for Sat {
         WorkUnit::ProofBytes
     }
 
+    fn default_budget(&self) -> Option<u64> {
+        Some(8_000_000)
+    }
+
     fn search(
         &self,
         puzzle: &Grid,

@@ -37,6 +37,10 @@ impl Strategy for Scan {
         super::WorkUnit::Nodes
     }
 
+    fn default_budget(&self) -> Option<u64> {
+        Some(5_000_000)
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

@@ -37,6 +37,10 @@ impl Strategy for Toggle {
         super::WorkUnit::Nodes
     }
 
+    fn default_budget(&self) -> Option<u64> {
+        Some(100_000_000)
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

@@ -57,6 +57,10 @@ impl Strategy for Fast {
         super::WorkUnit::Nodes
     }
 
+    fn default_budget(&self) -> Option<u64> {
+        Some(200_000)
+    }
+
     /// Variants made of houses and must-differ pairs (X, windoku, jigsaw, Latin squares,
     /// anti-king, anti-knight), on the general path: every house takes part in hidden singles
     /// and every must-differ partner is a peer.
