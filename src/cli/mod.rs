@@ -369,7 +369,8 @@ impl BudgetArgs {
         if self.budget.is_some_and(|budget| budget > 0) && strategy.budget_unit() == WorkUnit::None
         {
             anyhow::bail!(
-                "--budget: {} has no work budget (nothing inside its crate's search can be                  counted), so it cannot stop it; give it a --timeout instead",
+                "--budget: {} has no work budget (nothing inside its crate's search can be \
+                 counted), so it cannot stop it; give it a --timeout instead",
                 strategy.name()
             );
         }

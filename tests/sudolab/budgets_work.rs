@@ -9,6 +9,7 @@ use sudolab::model::Grid;
 use sudolab::strategy::{self, Counter, Limits, Stop, Verdict, WorkUnit};
 
 use crate::cli::sudolab;
+use crate::compare::scratch;
 
 /// A minimal 9x9 puzzle (line 16 of `corpora/generated/9x9-minimal.txt`): unique, and every
 /// engine needs a search tree of many nodes on it (`fast` guesses 18 times, `scan` takes over
@@ -147,7 +148,11 @@ fn dlx_ignores_a_work_budget() {
 #[test]
 fn the_command_line_takes_a_budget_and_names_the_stop() {
     let run = sudolab(&["count", "-s", "scan", "--budget", "100"], HARD);
-    assert_eq!(run.stdout, "unknown (work budget used up)\n", "{}", run.stderr);
+    assert_eq!(
+        run.stdout, "<stdin>:1\tunknown\t0+\t(work budget used up)\n",
+        "{}",
+        run.stderr
+    );
     assert_eq!(run.code, 1, "{}", run.stderr);
     let run = sudolab(&["count", "-s", "dlx", "--budget", "100"], HARD);
     assert_eq!(
@@ -160,18 +165,30 @@ fn the_command_line_takes_a_budget_and_names_the_stop() {
     assert_eq!(run.code, 0);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines[0], "strategy      unit           default  summary");
-    assert!(lines[5].starts_with("dlx-knuth     updates       30000000  "), "{}", lines[5]);
-    assert!(lines[6].starts_with("dlx           none                 -  "), "{}", lines[6]);
-    assert!(lines[7].starts_with("sat           proof_bytes "), "{}", lines[7]);
+    assert!(
+        lines[5].starts_with("dlx-knuth     updates       30000000  "),
+        "{}",
+        lines[5]
+    );
+    assert!(
+        lines[6].starts_with("dlx           none                 -  "),
+        "{}",
+        lines[6]
+    );
+    assert!(
+        lines[7].starts_with("sat           proof_bytes "),
+        "{}",
+        lines[7]
+    );
 }
 
 /// Every report form spells the stop `budget` and records the budget with each unit.
 #[test]
 fn reports_spell_the_budget_stop_and_record_the_budget() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let csv = dir.path().join("r.csv");
-    let md = dir.path().join("r.md");
+    let dir = scratch("budget-reports");
+    let json = dir.join("r.json");
+    let csv = dir.join("r.csv");
+    let md = dir.join("r.md");
     let (json_s, csv_s, md_s) = (
         json.to_str().unwrap(),
         csv.to_str().unwrap(),
@@ -179,8 +196,8 @@ fn reports_spell_the_budget_stop_and_record_the_budget() {
     );
     let run = sudolab(
         &[
-            "compare", "-s", "scan,dlx", "--budget", "100", "--report", json_s, "--report",
-            csv_s, "--report", md_s, "-",
+            "compare", "-s", "scan,dlx", "--budget", "100", "--report", json_s, "--report", csv_s,
+            "--report", md_s, "-",
         ],
         HARD,
     );
@@ -212,7 +229,13 @@ fn reports_spell_the_budget_stop_and_record_the_budget() {
     assert_eq!(report["summary"][0]["unknown_reasons"]["budget"], 1);
     assert_eq!(report["summary"][0]["unknown_reasons"]["timed_out"], 0);
     let csv = std::fs::read_to_string(&csv).unwrap();
-    assert!(csv.lines().nth(1).unwrap().contains(",unknown,0,false,budget,"), "{csv}");
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .contains(",unknown,0,false,budget,"),
+        "{csv}"
+    );
     let md = std::fs::read_to_string(&md).unwrap();
     assert!(
         md.contains("work 100 (dlx: none, scan: nodes), no limit on nodes, 30000 ms per search"),
@@ -223,10 +246,10 @@ fn reports_spell_the_budget_stop_and_record_the_budget() {
 /// An experiment file sets a budget for the run and another for one strategy.
 #[test]
 fn an_experiment_file_sets_budgets_per_run_and_per_strategy() {
-    let dir = tempfile::tempdir().unwrap();
-    let puzzles = dir.path().join("p.txt");
+    let dir = scratch("budget-experiment");
+    let puzzles = dir.join("p.txt");
     std::fs::write(&puzzles, format!("{HARD}\n")).unwrap();
-    let file = dir.path().join("e.toml");
+    let file = dir.join("e.toml");
     std::fs::write(
         &file,
         "name = \"b\"\n[[corpus]]\npath = \"p.txt\"\n[run]\nbudget = 50\n\
@@ -234,7 +257,7 @@ fn an_experiment_file_sets_budgets_per_run_and_per_strategy() {
          [output]\nforms = [\"json\"]\n",
     )
     .unwrap();
-    let out = dir.path().join("out");
+    let out = dir.join("out");
     let run = sudolab(
         &[
             "run",
@@ -338,9 +361,9 @@ fn deterministic_part(report: &Value) -> Value {
 /// bundled corpus; a stop at a deadline would leave counters that differ from run to run.
 #[test]
 fn verdicts_and_counters_do_not_move_with_the_load() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch("budget-load");
     let run = |name: &str| {
-        let path = dir.path().join(name);
+        let path = dir.join(name);
         let run = sudolab(
             &[
                 "compare",
@@ -356,8 +379,7 @@ fn verdicts_and_counters_do_not_move_with_the_load() {
             "",
         );
         assert_eq!(run.code, 0, "{}", run.stderr);
-        let report: Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let report: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         deterministic_part(&report)
     };
     let alone = run("alone.json");

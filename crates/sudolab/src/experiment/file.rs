@@ -694,7 +694,10 @@ forms = ["md", ".json"]
             (None, Some(1000), Some(700))
         );
         // No budget given: the engine's calibrated default.
-        assert_eq!(fast.budget, strategy::find("fast").unwrap().default_budget());
+        assert_eq!(
+            fast.budget,
+            strategy::find("fast").unwrap().default_budget()
+        );
         assert_eq!(
             experiment.forms,
             [ReportFormat::Markdown, ReportFormat::Json]
