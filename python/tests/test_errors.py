@@ -225,7 +225,7 @@ def test_a_bad_experiment_file_names_its_line(tmp_path):
         sudolab.run(path)
     assert str(caught.value) == (
         f"{path}: line 3, column 1: unknown field `repeats`, expected one of `limit`, "
-        "`timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`"
+        "`timeout`, `max_nodes`, `budget`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`"
     )
 
 

@@ -61,11 +61,21 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
 
-    /// Time budget per search (500ms, 10s, 2m; 0 for none). The default keeps the plain
-    /// backtrackers from hanging on hard puzzles: they report 'unknown' and the run goes on.
-    /// Every engine stops within about 2x of it: dlx and the sat family inside their crates
-    /// (above 9x9 and on variants; plain 9x9 and smaller between solutions, each in milliseconds).
-    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
+    /// Work budget per search, in each engine's own unit: nodes (fast, scan, toggle, mrv),
+    /// updates (dlx-knuth), proof_bytes (the sat family); dlx has none ('sudolab strategies'
+    /// lists each unit and default). A search that uses it up reports 'unknown', stopped
+    /// 'budget': the same searches on any machine at any load. Default: each engine's
+    /// calibrated budget, about a second of its work on one core; 0 for none (the timeout
+    /// alone then stops searches, and verdicts move with the machine's load).
+    #[arg(long, value_name = "N")]
+    budget: Option<u64>,
+
+    /// Time budget per search (500ms, 10s, 2m; 0 for none): the wall-clock safety net, well
+    /// above the work budget, and the only limit of dlx. A search it stops reports 'unknown',
+    /// stopped 'deadline'. Every engine stops within about 2x of it: dlx and the sat family
+    /// inside their crates (above 9x9 and on variants; plain 9x9 and smaller between
+    /// solutions, each in milliseconds).
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     timeout: Duration,
 
     /// Report each strategy's total time relative to this one (ratio 2.0 = twice as slow).
@@ -157,7 +167,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     let limit = if args.all { 0 } else { args.limit };
     let mut limits = Limits::solutions(limit).with_timeout(args.timeout);
     limits.max_nodes = args.max_nodes;
-    let plan = Plan {
+    let mut plan = Plan {
         repeats: Repeats {
             warmup: args.warmup,
             timed: args.repeat,
@@ -174,6 +184,16 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
         },
         ..Plan::new(&strategies, &limits)
     };
+    for entry in &mut plan.entries {
+        entry.limits.budget = match args.budget {
+            Some(0) => None,
+            Some(budget) => Some(budget),
+            None => entry.strategy.default_budget(),
+        };
+    }
+    if let Some(budget) = args.budget.filter(|&budget| budget > 0) {
+        limits.budget = Some(budget);
+    }
     let side = |path: &Option<PathBuf>, kind| {
         path.as_deref()
             .map(|path| SideFile::load(path, kind))

@@ -8,7 +8,7 @@ use serde_json::json;
 use sudolab::check::{ProblemKind, Run};
 use sudolab::experiment::{self, Plan, Scratch};
 use sudolab::model::{Grid, find_conflict};
-use sudolab::strategy::{Counter, EngineChoice, Limits, Strategy, Verdict};
+use sudolab::strategy::{Counter, EngineChoice, Limits, Strategy, Verdict, WorkUnit};
 
 use sudolab::corpus::Record;
 
@@ -103,6 +103,8 @@ pub(crate) struct Engines {
     choice: EngineChoice,
     /// Whether a node budget was given: `auto` then takes only engines that count nodes.
     node_budget: bool,
+    /// Whether a work budget was given: `auto` then takes only engines that have one.
+    work_budget: bool,
 }
 
 impl Engines {
@@ -117,6 +119,7 @@ impl Engines {
         let engines = Engines {
             choice,
             node_budget: budget.max_nodes.is_some(),
+            work_budget: budget.budget.is_some_and(|budget| budget > 0),
         };
         for engine in engines.candidates() {
             budget.check(engine)?;
@@ -136,7 +139,8 @@ impl Engines {
     }
 
     fn usable(&self, engine: &dyn Strategy) -> bool {
-        !self.node_budget || engine.counters().contains(&Counter::Nodes)
+        (!self.node_budget || engine.counters().contains(&Counter::Nodes))
+            && (!self.work_budget || engine.budget_unit() != WorkUnit::None)
     }
 
     /// One plan per engine the choice may run, with `limits`.

@@ -44,7 +44,7 @@ use clap::{Args, Parser, Subcommand};
 use sudolab::corpus::{Format, Source};
 use sudolab::experiment::Shard;
 use sudolab::model::{Choice, Features, RulesSpec, Shape};
-use sudolab::strategy::{self, Counter, Limits, Strategy};
+use sudolab::strategy::{self, Counter, Limits, Strategy, WorkUnit};
 
 /// The value parser of a library [`Choice`]: its names, each with its help, as clap's possible
 /// values.
@@ -368,6 +368,13 @@ struct BudgetArgs {
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
 
+    /// Give up on a puzzle after this much work (verdict 'unknown'), counted in the engine's
+    /// own unit: nodes (fast, scan, toggle, mrv), updates (dlx-knuth), proof_bytes (the sat
+    /// family); dlx has none ('sudolab strategies' lists them). Unlike --timeout, it stops the
+    /// same searches on any machine at any load. Default: none (0: none).
+    #[arg(long, value_name = "N")]
+    budget: Option<u64>,
+
     /// Give up on a puzzle after this long (verdict 'unknown'): 500ms, 10s, 2m, 1h; a bare
     /// number is seconds.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
@@ -385,6 +392,14 @@ impl BudgetArgs {
                 strategy.name()
             );
         }
+        if self.budget.is_some_and(|budget| budget > 0) && strategy.budget_unit() == WorkUnit::None
+        {
+            anyhow::bail!(
+                "--budget: {} has no work budget (nothing inside its crate's search can be \
+                 counted), so it cannot stop it; give it a --timeout instead",
+                strategy.name()
+            );
+        }
         Ok(())
     }
 
@@ -392,6 +407,7 @@ impl BudgetArgs {
     fn limits(&self) -> Limits {
         let mut limits = Limits {
             max_nodes: self.max_nodes,
+            budget: self.budget.filter(|&budget| budget > 0),
             ..Limits::default()
         };
         if let Some(timeout) = self.timeout {

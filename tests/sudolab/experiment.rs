@@ -67,8 +67,15 @@ fn an_experiment_file_writes_every_form_and_reruns_identically() {
         (&context["repeat"], &context["warmup"]),
         (&5.into(), &1.into())
     );
-    assert_eq!(context["overrides"][0]["strategy"], "toggle");
-    assert_eq!(context["overrides"][0]["max_nodes"], 200_000);
+    // Every strategy keeps its calibrated work budget; toggle has the file's own.
+    let toggle = context["overrides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|limits| limits["strategy"] == "toggle")
+        .expect("toggle's limits");
+    assert_eq!(toggle["budget"], 200_000);
+    assert_eq!(context["budget_units"]["toggle"], "nodes");
 
     let again = sudolab(&["run", file, "--out", &out("b")], "");
     assert_eq!(again.code, 0, "{}", again.stderr);
@@ -107,7 +114,7 @@ fn mistakes_in_an_experiment_file_are_located_before_anything_runs() {
         run.stderr,
         format!(
             "sudolab: {}: line 5, column 1: unknown field `repeats`, expected one of `limit`, \
-             `timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`\n",
+             `timeout`, `max_nodes`, `budget`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`\n",
             file.display()
         )
     );

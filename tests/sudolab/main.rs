@@ -4,6 +4,7 @@
 mod big_boards;
 mod bounds;
 mod budgets;
+mod budgets_work;
 mod cases;
 mod certify;
 mod claims;

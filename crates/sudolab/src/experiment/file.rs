@@ -147,6 +147,7 @@ struct RunSpec {
     limit: Option<u64>,
     timeout: Option<DurationText>,
     max_nodes: Option<u64>,
+    budget: Option<u64>,
     repeat: Option<Spanned<u64>>,
     warmup: Option<Spanned<u64>>,
     order: Option<Order>,
@@ -162,6 +163,7 @@ struct StrategySpec {
     limit: Option<u64>,
     timeout: Option<DurationText>,
     max_nodes: Option<u64>,
+    budget: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -283,8 +285,11 @@ impl Experiment {
 
         let run = &spec.run;
         let mut limits = Limits::solutions(run.limit.unwrap_or(2))
-            .with_timeout(run.timeout.map_or(Duration::from_secs(1), |t| t.0));
+            .with_timeout(run.timeout.map_or(Duration::from_secs(30), |t| t.0));
         limits.max_nodes = run.max_nodes;
+        // The run's budget where one number serves every strategy (each in its unit), so that
+        // the report's context records it; per-strategy budgets are each entry's.
+        limits.budget = run.budget.filter(|&budget| budget > 0);
         let mut entries = entries(&spec, &limits).map_err(rule)?;
         let externals = externals(&spec.external, &limits, &located, &mut entries)?;
         let names: Vec<&str> = entries.iter().map(|e| e.strategy.name()).collect();
@@ -472,6 +477,15 @@ fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// The strategies of the file (`strategies = [...]` with the run's limits, then each
+/// The work budget of `strategy`: the one given (`0`: none), else its calibrated default
+/// ([`crate::strategy::Strategy::default_budget`]), as `compare` gives it.
+fn budget_of(strategy: &dyn Strategy, given: Option<u64>) -> Option<u64> {
+    match given {
+        Some(budget) => (budget > 0).then_some(budget),
+        None => strategy.default_budget(),
+    }
+}
+
 /// `[[strategy]]` with its own), or every registered one; none twice.
 fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
     let mut entries: Vec<Entry> = spec
@@ -479,11 +493,15 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
         .iter()
         .map(|name| Entry {
             strategy: name.0,
-            limits: limits.clone(),
+            limits: Limits {
+                budget: budget_of(name.0, spec.run.budget),
+                ..limits.clone()
+            },
         })
         .collect();
     for strategy in &spec.strategy {
         let mut own = limits.clone();
+        own.budget = budget_of(strategy.name.0, strategy.budget.or(spec.run.budget));
         if let Some(limit) = strategy.limit {
             own = own.with_max_solutions(limit);
         }
@@ -503,7 +521,10 @@ fn entries(spec: &FileSpec, limits: &Limits) -> Result<Vec<Entry>, String> {
             .iter()
             .map(|&strategy| Entry {
                 strategy,
-                limits: limits.clone(),
+                limits: Limits {
+                    budget: budget_of(strategy, spec.run.budget),
+                    ..limits.clone()
+                },
             })
             .collect();
     }
@@ -690,6 +711,7 @@ name = "fast"
 name = "scan"
 timeout = "none"
 max_nodes = 1000
+budget = 700
 [output]
 forms = ["md", ".json"]
 "#,
@@ -720,7 +742,15 @@ forms = ["md", ".json"]
         assert_eq!(fast.timeout, Some(Duration::from_millis(250)));
         assert_eq!(fast.max_solutions, None);
         let scan = &experiment.plan.entries[1].limits;
-        assert_eq!((scan.timeout, scan.max_nodes), (None, Some(1000)));
+        assert_eq!(
+            (scan.timeout, scan.max_nodes, scan.budget),
+            (None, Some(1000), Some(700))
+        );
+        // No budget given: the engine's calibrated default.
+        assert_eq!(
+            fast.budget,
+            strategy::find("fast").unwrap().default_budget()
+        );
         assert_eq!(
             experiment.forms,
             [ReportFormat::Markdown, ReportFormat::Json]
@@ -734,7 +764,7 @@ forms = ["md", ".json"]
         assert_eq!(
             parse(&format!("{base}[run]\ntimout = \"1s\"\n")).unwrap_err(),
             "dir/e.toml: line 4, column 1: unknown field `timout`, expected one of `limit`, \
-             `timeout`, `max_nodes`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`"
+             `timeout`, `max_nodes`, `budget`, `repeat`, `warmup`, `order`, `jobs`, `baseline`, `clock`"
         );
         assert_eq!(
             parse(&format!("strategies = [\"fast\", \"quick\"]\n{base}")).unwrap_err(),

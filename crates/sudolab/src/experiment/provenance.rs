@@ -240,6 +240,7 @@ pub fn context(plan: &Plan, base: &Limits, inputs: &[String], command: String) -
             strategy: entry.strategy.name().to_string(),
             limit: entry.limits.max_solutions.unwrap_or(0),
             max_nodes: entry.limits.max_nodes,
+            budget: entry.limits.budget,
             timeout_ms: entry.limits.timeout.map(|t| t.as_millis() as u64),
         })
         .collect();
@@ -258,6 +259,17 @@ pub fn context(plan: &Plan, base: &Limits, inputs: &[String], command: String) -
         inputs: inputs.to_vec(),
         limit: base.max_solutions.unwrap_or(0),
         max_nodes: base.max_nodes,
+        budget: base.budget,
+        budget_units: plan
+            .entries
+            .iter()
+            .map(|entry| {
+                (
+                    entry.strategy.name().to_string(),
+                    entry.strategy.budget_unit(),
+                )
+            })
+            .collect(),
         timeout_ms: base.timeout.map(|t| t.as_millis() as u64),
         overrides,
         repeat: plan.repeats.timed.max(1),
@@ -278,5 +290,8 @@ pub fn context(plan: &Plan, base: &Limits, inputs: &[String], command: String) -
 }
 
 fn same_limits(a: &Limits, b: &Limits) -> bool {
-    a.max_solutions == b.max_solutions && a.max_nodes == b.max_nodes && a.timeout == b.timeout
+    a.max_solutions == b.max_solutions
+        && a.max_nodes == b.max_nodes
+        && a.budget == b.budget
+        && a.timeout == b.timeout
 }

@@ -165,6 +165,10 @@ impl Strategy for CancelledOnSome {
         strategy::find("fast").unwrap().counters()
     }
 
+    fn budget_unit(&self) -> strategy::WorkUnit {
+        strategy::WorkUnit::Nodes
+    }
+
     fn search(
         &self,
         puzzle: &Grid,
@@ -406,6 +410,10 @@ impl Strategy for InFlight {
 
     fn counters(&self) -> &'static [strategy::Counter] {
         strategy::find("fast").unwrap().counters()
+    }
+
+    fn budget_unit(&self) -> strategy::WorkUnit {
+        strategy::WorkUnit::Nodes
     }
 
     fn search(

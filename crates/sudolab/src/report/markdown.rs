@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::table::{Align, Table, rows_table, summary_table};
-use super::text::limit_text;
+use super::text::{limit_text, work_budget};
 use super::{Clock, Report};
 
 /// Renders the whole report as GitHub-flavoured Markdown.
@@ -107,7 +107,8 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
         (
             "budget",
             format!(
-                "{} nodes, {} per search",
+                "{}{} nodes, {} per search",
+                work_budget(c.budget, &c.budget_units),
                 c.max_nodes
                     .map_or_else(|| "no limit on".to_string(), |n| n.to_string()),
                 c.timeout_ms
@@ -140,9 +141,15 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
         pairs.push((
             "limits of",
             format!(
-                "{}: limit {}, {} nodes, {}",
+                "{}: limit {}, {}{} nodes, {}",
                 limits.strategy,
                 limit_text(limits.limit),
+                limits.budget.map_or_else(String::new, |budget| format!(
+                    "work {budget} {}, ",
+                    c.budget_units
+                        .get(&limits.strategy)
+                        .map_or("units", |unit| unit.as_str())
+                )),
                 limits
                     .max_nodes
                     .map_or_else(|| "no limit on".to_string(), |n| n.to_string()),

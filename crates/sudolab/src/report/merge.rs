@@ -320,7 +320,7 @@ fn side_files(context: &Context) -> String {
 fn difference(report: &Report, first: &Report) -> Option<(&'static str, String, String)> {
     let (a, b) = (&report.context, &first.context);
     let text = |value: &dyn std::fmt::Debug| format!("{value:?}");
-    let checks: [(&'static str, String, String); 14] = [
+    let checks: [(&'static str, String, String); 15] = [
         (
             "strategies",
             report.strategies.join(","),
@@ -332,6 +332,7 @@ fn difference(report: &Report, first: &Report) -> Option<(&'static str, String, 
         ("commit", text(&a.commit), text(&b.commit)),
         ("solution limit", a.limit.to_string(), b.limit.to_string()),
         ("node budget", text(&a.max_nodes), text(&b.max_nodes)),
+        ("work budget", text(&a.budget), text(&b.budget)),
         ("timeout (ms)", text(&a.timeout_ms), text(&b.timeout_ms)),
         (
             "per-strategy limits",

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::check::Problem;
 use crate::plan::Order;
-use crate::strategy::{Counter, Stats, Stop, Verdict};
+use crate::strategy::{Counter, Stats, Stop, Verdict, WorkUnit};
 
 pub use clock::Clock;
 pub use histogram::Histogram;
@@ -136,7 +136,14 @@ pub struct Context {
     pub limit: u64,
     /// Node budget per search.
     pub max_nodes: Option<u64>,
-    /// Time budget per search, in milliseconds.
+    /// Work budget per search, each strategy's in its own unit (`budget_units`); a search it
+    /// stops has `stopped` `budget`.
+    pub budget: Option<u64>,
+    /// The unit of each strategy's work budget, by strategy name (`none`: the engine has no
+    /// work budget, only the timeout stops it).
+    pub budget_units: BTreeMap<String, WorkUnit>,
+    /// Time budget per search, in milliseconds: the wall-clock safety net beside a work
+    /// budget (a search it stops has `stopped` `deadline`).
     pub timeout_ms: Option<u64>,
     /// Strategies whose limits differ from the ones above (experiment files can set them).
     pub overrides: Vec<StrategyLimits>,
@@ -240,6 +247,8 @@ pub struct StrategyLimits {
     pub limit: u64,
     /// Its node budget per search.
     pub max_nodes: Option<u64>,
+    /// Its work budget per search, in its unit (`Context::budget_units`).
+    pub budget: Option<u64>,
     /// Its time budget per search, in milliseconds.
     pub timeout_ms: Option<u64>,
 }
@@ -322,6 +331,9 @@ pub struct SideSummary {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct UnknownReasons {
+    /// Stopped by the work budget (`--budget`, in the engine's unit; `budget`): the same
+    /// searches on any machine at any load.
+    pub budget: u64,
     /// Stopped by the time budget (`--timeout`; the rows' `stopped` is `deadline`).
     pub timed_out: u64,
     /// Stopped by the node budget (`--max-nodes`; `node_limit`).
@@ -343,6 +355,7 @@ impl UnknownReasons {
     /// is not unknown, and is not counted).
     pub fn add(&mut self, stopped: Option<Stop>) {
         let slot = match stopped {
+            Some(Stop::Budget) => &mut self.budget,
             Some(Stop::Deadline) => &mut self.timed_out,
             Some(Stop::NodeLimit) => &mut self.node_budget,
             Some(Stop::Unsupported) => &mut self.unsupported,
@@ -356,6 +369,7 @@ impl UnknownReasons {
 
     /// Adds another set of counts.
     pub fn merge(&mut self, other: &UnknownReasons) {
+        self.budget += other.budget;
         self.timed_out += other.timed_out;
         self.node_budget += other.node_budget;
         self.unsupported += other.unsupported;
@@ -376,8 +390,9 @@ impl UnknownReasons {
     }
 
     /// Every reason with its name (as JSON writes it) and count, in table order.
-    pub fn named(&self) -> [(&'static str, u64); 6] {
+    pub fn named(&self) -> [(&'static str, u64); 7] {
         [
+            ("budget", self.budget),
             ("timed_out", self.timed_out),
             ("node_budget", self.node_budget),
             ("unsupported", self.unsupported),
@@ -825,6 +840,7 @@ mod tests {
         let stops = [
             Stop::SolutionLimit,
             Stop::NodeLimit,
+            Stop::Budget,
             Stop::Deadline,
             Stop::Cancelled,
             Stop::Unsupported,
@@ -835,6 +851,7 @@ mod tests {
             match stop {
                 Stop::SolutionLimit
                 | Stop::NodeLimit
+                | Stop::Budget
                 | Stop::Deadline
                 | Stop::Cancelled
                 | Stop::Unsupported

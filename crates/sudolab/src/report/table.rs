@@ -112,7 +112,8 @@ pub fn summary_table(summaries: &[Summary]) -> Table {
         columns.push(("solved", Align::Right, count(|s| s.solved)));
     }
     columns.push(("unknown", Align::Right, warn_count(|s| s.unknown)));
-    let reasons: [fn(&Summary) -> u64; 6] = [
+    let reasons: [fn(&Summary) -> u64; 7] = [
+        |s| s.unknown_reasons.budget,
         |s| s.unknown_reasons.timed_out,
         |s| s.unknown_reasons.node_budget,
         |s| s.unknown_reasons.unsupported,

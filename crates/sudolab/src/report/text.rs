@@ -74,7 +74,7 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
     writeln!(out, "{}", Clock::of(report.context.clock).note()).expect("String write");
     writeln!(
         out,
-        "{} {}, limit {}{}",
+        "{} {}, limit {}{}{}",
         report.puzzles,
         if report.puzzles == 1 {
             "puzzle"
@@ -82,6 +82,10 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
             "puzzles"
         },
         limit_text(report.context.limit),
+        report.context.budget.map_or_else(String::new, |_| {
+            let budget = work_budget(report.context.budget, &report.context.budget_units);
+            format!(", {}", budget.trim_end_matches(", "))
+        }),
         report
             .incomplete_reason()
             .map_or_else(String::new, |reason| format!(" (INCOMPLETE: {reason})"))
@@ -124,6 +128,22 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
         writeln!(out, "input errors: {}", report.input_errors.len()).expect("String write");
     }
     out
+}
+
+/// The text of a work budget, with each strategy's unit, and a separator: `work 5000 (fast:
+/// nodes, sat: proof_bytes), `; nothing without one.
+pub(crate) fn work_budget(
+    budget: Option<u64>,
+    units: &std::collections::BTreeMap<String, crate::strategy::WorkUnit>,
+) -> String {
+    let Some(budget) = budget else {
+        return String::new();
+    };
+    let units: Vec<String> = units
+        .iter()
+        .map(|(strategy, unit)| format!("{strategy}: {unit}"))
+        .collect();
+    format!("work {budget} ({}), ", units.join(", "))
 }
 
 /// The text of a solution limit: `2`, or `none (count all)`.

@@ -28,6 +28,28 @@ impl<'a, O: Observer> Backtrack<'a, O> {
         on_solution: &'a mut dyn FnMut(&Grid),
         observer: O,
     ) -> Backtrack<'a, O> {
+        Backtrack::with_budget(puzzle, Budget::new(limits), limits, on_solution, observer)
+    }
+
+    /// A search whose engine counts its work budget in a unit other than nodes, and checks it
+    /// itself ([`Backtrack::stop`]).
+    pub(crate) fn without_work(
+        puzzle: &'a Grid,
+        limits: &'a Limits,
+        on_solution: &'a mut dyn FnMut(&Grid),
+        observer: O,
+    ) -> Backtrack<'a, O> {
+        let budget = Budget::without_work(limits);
+        Backtrack::with_budget(puzzle, budget, limits, on_solution, observer)
+    }
+
+    fn with_budget(
+        puzzle: &'a Grid,
+        budget: Budget<'a>,
+        limits: &'a Limits,
+        on_solution: &'a mut dyn FnMut(&Grid),
+        observer: O,
+    ) -> Backtrack<'a, O> {
         Backtrack {
             puzzle,
             cells: puzzle.cells().to_vec(),
@@ -35,7 +57,7 @@ impl<'a, O: Observer> Backtrack<'a, O> {
             placements: 0,
             backtracks: 0,
             solutions: Solutions::new(limits, on_solution),
-            budget: Budget::new(limits),
+            budget,
             stopped: None,
             observer,
         }
@@ -51,6 +73,11 @@ impl<'a, O: Observer> Backtrack<'a, O> {
         }
         self.nodes += 1;
         true
+    }
+
+    /// Stops the search for `stop` (the engine's own work budget); it must then unwind.
+    pub(crate) fn stop(&mut self, stop: Stop) {
+        self.stopped = Some(stop);
     }
 
     /// Reports the complete board as a solution; `false` when the solution limit is reached.

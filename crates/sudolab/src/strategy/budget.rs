@@ -8,19 +8,31 @@ use super::{Limits, Stop};
 /// How many nodes pass between two looks at the clock and the cancel flag.
 const CLOCK_INTERVAL: u64 = 1024;
 
-/// The node, time and cancellation budget of one search.
+/// The node, work, time and cancellation budget of one search.
 pub(crate) struct Budget<'a> {
     max_nodes: u64,
+    /// The work budget when it counts nodes ([`Budget::new`]); `u64::MAX` otherwise.
+    max_work_nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
     next_check: u64,
 }
 
 impl<'a> Budget<'a> {
-    /// The budget of a search that starts now: the timeout becomes a deadline here.
+    /// The budget of a search that starts now, whose work budget counts nodes: the timeout
+    /// becomes a deadline here.
     pub(crate) fn new(limits: &'a Limits) -> Budget<'a> {
+        let mut budget = Budget::without_work(limits);
+        budget.max_work_nodes = limits.budget.unwrap_or(u64::MAX);
+        budget
+    }
+
+    /// The budget of a search whose engine counts its work budget in another unit and checks
+    /// it itself: nodes, time and cancellation only.
+    pub(crate) fn without_work(limits: &'a Limits) -> Budget<'a> {
         Budget {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            max_work_nodes: u64::MAX,
             deadline: limits
                 .timeout
                 .and_then(|timeout| Instant::now().checked_add(timeout)),
@@ -37,6 +49,9 @@ impl<'a> Budget<'a> {
     pub(crate) fn admit(&mut self, nodes: u64) -> Result<(), Stop> {
         if nodes >= self.max_nodes {
             return Err(Stop::NodeLimit);
+        }
+        if nodes >= self.max_work_nodes {
+            return Err(Stop::Budget);
         }
         if nodes >= self.next_check {
             self.next_check = nodes + CLOCK_INTERVAL;

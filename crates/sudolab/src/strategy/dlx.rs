@@ -61,7 +61,7 @@ impl Strategy for Dlx {
     }
 
     fn summary(&self) -> &'static str {
-        "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter; abandoned at its deadline above 9x9 and on variants"
+        "exact cover with the dlx-rs crate (Algorithm X, MRV item choice); no node counter or work budget; abandoned at its deadline above 9x9 and on variants"
     }
 
     fn untraceable_reason(&self) -> &'static str {
@@ -71,6 +71,15 @@ impl Strategy for Dlx {
 
     fn counters(&self) -> &'static [Counter] {
         &COUNTERS
+    }
+
+    /// None: `dlx_rs::Solver::solve` runs Algorithm X's steps X2 to X8 in a private loop that
+    /// returns only with a solution or at the end of the tree, calls nothing of ours on the
+    /// way (the option names are only cloned into a solution) and exposes no counter, so no
+    /// unit of its work can be counted or stopped at. Only the wall-clock timeout stops it;
+    /// `dlx-knuth` is the same algorithm with a work budget in updates.
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::None
     }
 
     fn supports(&self, shape: Shape) -> Result<(), Unsupported> {
@@ -95,7 +104,7 @@ impl Strategy for Dlx {
         if let Some(outcome) = answer_without_search(self, puzzle) {
             return outcome;
         }
-        let budget = Budget::new(limits);
+        let budget = Budget::without_work(limits);
         let mut solutions = Solutions::new(limits, on_solution);
         let matrix = CoverMatrix::build(puzzle);
         let mut stats = Stats::new();

@@ -42,7 +42,9 @@ use crate::model::{Grid, Rules, Shape};
 
 use super::backtrack::Backtrack;
 use super::traced_engine;
-use super::{Counter, Event, Limits, Observer, Outcome, Refusals, RuleKind, Strategy};
+use super::{
+    Counter, Event, Limits, Observer, Outcome, Refusals, RuleKind, Stop, Strategy, WorkUnit,
+};
 
 /// Dancing Links exact cover, written for sudolab, with Knuth's counters.
 pub struct DlxKnuth;
@@ -67,6 +69,15 @@ impl Strategy for DlxKnuth {
             max_side: None,
             rules: &[RuleKind::Cages],
         }
+    }
+
+    /// Knuth's cost measure, which the algorithm fixes: updates.
+    fn budget_unit(&self) -> WorkUnit {
+        WorkUnit::Updates
+    }
+
+    fn default_budget(&self) -> Option<u64> {
+        Some(30_000_000)
     }
 
     traced_engine!(run, COUNTERS);
@@ -144,12 +155,13 @@ fn search<I: NodeIdx, O: Observer>(
     on_solution: &mut dyn FnMut(&Grid),
     observer: O,
 ) -> Outcome {
-    let mut search = Backtrack::new(puzzle, limits, on_solution, observer);
+    let mut search = Backtrack::without_work(puzzle, limits, on_solution, observer);
     let mut dance = Dance::<I> {
         len: &mut links.len,
         nodes: &mut links.nodes,
         primary: matrix.primary_padded,
         updates: 0,
+        max_updates: limits.budget.unwrap_or(u64::MAX),
     };
     search_level(&mut search, &mut dance, matrix, 0);
     let mut outcome = search.finish();
@@ -672,6 +684,8 @@ struct Dance<'a, I: NodeIdx> {
     /// The lengths the choice scans: the primary items and their padding.
     primary: usize,
     updates: u64,
+    /// The work budget ([`Limits::budget`]), in updates.
+    max_updates: u64,
 }
 
 impl<I: NodeIdx> Dance<'_, I> {
@@ -847,6 +861,12 @@ fn search_level<I: NodeIdx, O: Observer>(
     matrix: &Matrix,
     depth: usize,
 ) -> bool {
+    // The work budget counts updates, looked at as each node is entered: the same node on
+    // every machine, past the budget by less than one node's covering.
+    if links.updates >= links.max_updates {
+        search.stop(Stop::Budget);
+        return false;
+    }
     if !search.enter_node() {
         return false;
     }

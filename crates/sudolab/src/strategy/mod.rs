@@ -63,6 +63,10 @@ pub struct Limits {
     pub max_solutions: Option<u64>,
     /// Stop after visiting this many search nodes (for engines that count nodes).
     pub max_nodes: Option<u64>,
+    /// Stop after this much work in the engine's own deterministic unit
+    /// ([`Strategy::budget_unit`]): the same search stops at the same point on any machine at
+    /// any load, unlike `timeout`. Ignored by an engine whose unit is [`WorkUnit::None`].
+    pub budget: Option<u64>,
     /// Stop this long after the search starts.
     pub timeout: Option<Duration>,
     /// Stop when this flag becomes true (set from another thread, for example on Ctrl-C).
@@ -196,6 +200,14 @@ impl Limits {
         self
     }
 
+    /// The same limits with a work budget per search, in each engine's
+    /// [`Strategy::budget_unit`]; `0` means no work budget.
+    #[must_use]
+    pub fn with_budget(mut self, budget: u64) -> Limits {
+        self.budget = (budget > 0).then_some(budget);
+        self
+    }
+
     /// The same limits with a time budget per search, counted from the start of each search;
     /// a zero duration means no time limit.
     #[must_use]
@@ -220,6 +232,9 @@ pub enum Stop {
     SolutionLimit,
     /// It used up its node budget.
     NodeLimit,
+    /// It used up its work budget ([`Limits::budget`], in the engine's [`WorkUnit`]): a
+    /// deterministic stop, unlike [`Stop::Deadline`].
+    Budget,
     /// It reached its deadline.
     Deadline,
     /// It was cancelled.
@@ -236,11 +251,13 @@ pub enum Stop {
 
 impl Stop {
     /// The reason's name, as the reports write it (JSON, CSV, Arrow): `solution_limit`,
-    /// `node_limit`, `deadline`, `cancelled`, `unsupported`, `engine_failure`, `backlog`.
+    /// `node_limit`, `budget`, `deadline`, `cancelled`, `unsupported`, `engine_failure`,
+    /// `backlog`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Stop::SolutionLimit => "solution_limit",
             Stop::NodeLimit => "node_limit",
+            Stop::Budget => "budget",
             Stop::Deadline => "deadline",
             Stop::Cancelled => "cancelled",
             Stop::Unsupported => "unsupported",
@@ -255,12 +272,60 @@ impl fmt::Display for Stop {
         f.write_str(match self {
             Stop::SolutionLimit => "solution limit reached",
             Stop::NodeLimit => "node budget used up",
+            Stop::Budget => "work budget used up",
             Stop::Deadline => "timed out",
             Stop::Cancelled => "cancelled",
             Stop::Unsupported => "puzzle not supported by this engine (its shape or its rules)",
             Stop::EngineFailure => "the engine failed",
             Stop::Backlog => "not started: earlier searches abandoned at their deadline still run",
         })
+    }
+}
+
+/// What an engine's work budget ([`Limits::budget`]) counts: a unit the engine's own search
+/// fixes, so that a budget stops it at the same point whatever the machine and its load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkUnit {
+    /// Search-tree nodes ([`Counter::Nodes`]); a stopped search reports exactly the budget.
+    Nodes,
+    /// Dancing-links updates ([`Counter::Updates`]), checked as each node is entered: a
+    /// stopped search reports the budget or more, by less than one node's covering.
+    Updates,
+    /// Bytes of the SAT solver's proof (varisat's native format: its learned and deleted
+    /// clauses), checked at each 8 KiB flush of the proof, so a stop is up to 8 KiB past the
+    /// budget; no counter reports it.
+    ProofBytes,
+    /// None: the engine's crate offers no point to count or stop at inside a search (`dlx`),
+    /// so only the wall-clock timeout stops it.
+    None,
+}
+
+impl WorkUnit {
+    /// The unit's name, as the command line and the reports write it: `nodes`, `updates`,
+    /// `proof_bytes`, `none`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            WorkUnit::Nodes => "nodes",
+            WorkUnit::Updates => "updates",
+            WorkUnit::ProofBytes => "proof_bytes",
+            WorkUnit::None => "none",
+        }
+    }
+
+    /// The counter that reports the work spent in this unit, if one does.
+    pub const fn counter(self) -> Option<Counter> {
+        match self {
+            WorkUnit::Nodes => Some(Counter::Nodes),
+            WorkUnit::Updates => Some(Counter::Updates),
+            WorkUnit::ProofBytes | WorkUnit::None => None,
+        }
+    }
+}
+
+impl fmt::Display for WorkUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -487,6 +552,17 @@ pub trait Strategy: Send + Sync {
     /// The counters this engine reports; the others are absent from its `Stats`, never zero.
     /// A node budget (`Limits::max_nodes`) applies only to engines that count `nodes`.
     fn counters(&self) -> &'static [Counter];
+
+    /// What the engine's work budget ([`Limits::budget`]) counts; [`WorkUnit::None`] when
+    /// nothing inside its search can be counted, and only the timeout stops it.
+    fn budget_unit(&self) -> WorkUnit;
+
+    /// The work budget `compare` gives the engine when none is asked for: about a second of
+    /// its work on one core of the reference machine on the hardest bundled puzzles
+    /// (`docs/benchmarks.md`, 'Work budgets'); `None` for an engine without a work budget.
+    fn default_budget(&self) -> Option<u64> {
+        None
+    }
 
     /// Whether the engine handles puzzles of this shape; `Err` says why not.
     fn supports(&self, _shape: Shape) -> Result<(), Unsupported> {
@@ -741,6 +817,7 @@ mod tests {
         assert_eq!(of(1, Some(Stop::SolutionLimit)), Verdict::Solved);
         assert_eq!(of(1, None), Verdict::Unique);
         assert_eq!(of(1, Some(Stop::Deadline)), Verdict::Unknown);
+        assert_eq!(of(1, Some(Stop::Budget)), Verdict::Unknown);
         assert_eq!(of(0, Some(Stop::SolutionLimit)), Verdict::Unknown);
         assert_eq!(of(2, Some(Stop::SolutionLimit)), Verdict::Multiple);
         assert_eq!(

@@ -48,6 +48,14 @@ impl Strategy for Mrv {
         true
     }
 
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::Nodes
+    }
+
+    fn default_budget(&self) -> Option<u64> {
+        Some(20_000_000)
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

@@ -13,11 +13,14 @@
 //!
 //! Limits of varisat 0.2, designed around here: it has no statistics API, so the counters are
 //! the formula's `variables` and `clauses` and the `solver_calls` made (no `nodes`); it has no
-//! stop flag, so a call is stopped through its proof output (`Interrupt`) above 9x9 and on
-//! variants, and the deadline and the cancel flag are also checked between solver calls; a node
-//! budget does not apply. Its `Solver` is not `Send`: each search builds its own, on the thread
+//! stop flag and no conflict limit (its configuration has none), so a call is stopped through its
+//! proof output (`Interrupt`) above 9x9, on variants and whenever a work budget is set, and the
+//! budget, the deadline and the cancel flag are also checked between solver calls; a node budget
+//! does not apply. The work budget counts the bytes of that proof (varisat's native format, its
+//! learned and deleted clauses): the one deterministic measure of its work that it shows. Its `Solver` is not `Send`: each search builds its own, on the thread
 //! that runs it. This engine is the readable reference the others are checked against.
 
+use std::cell::Cell;
 use std::io;
 
 use varisat::{ExtendFormula, Lit, ProofFormat, Solver, Var, solver::SolverError};
@@ -28,7 +31,7 @@ use crate::model::{Grid, Shape};
 use super::detach;
 use super::{
     Budget, Counter, Limits, Outcome, Refusals, Solutions, Stats, Stop, Strategy, Unsupported,
-    answer_without_search,
+    WorkUnit, answer_without_search,
 };
 
 /// The largest side the SAT strategies accept (and `export cnf` writes): a 49x49 minimal
@@ -126,6 +129,15 @@ impl Strategy for Sat {
         &COUNTERS
     }
 
+    /// Bytes of varisat's proof: a deterministic function of its search, seen at each flush.
+    fn budget_unit(&self) -> WorkUnit {
+        WorkUnit::ProofBytes
+    }
+
+    fn default_budget(&self) -> Option<u64> {
+        Some(8_000_000)
+    }
+
     fn search(
         &self,
         puzzle: &Grid,
@@ -135,12 +147,23 @@ impl Strategy for Sat {
         if let Some(outcome) = answer_without_search(self, puzzle) {
             return outcome;
         }
-        let budget = Budget::new(limits);
+        let budget = Budget::without_work(limits);
+        let max_work = limits.budget.unwrap_or(u64::MAX);
+        let work = Cell::new(0);
+        let interrupted = Cell::new(None);
         let mut solutions = Solutions::new(limits, on_solution);
         let cnf = Cnf::build(puzzle, self.encoding);
         let mut solver = Solver::new();
-        if budget.has_clock() && !detach::known_short(puzzle) {
-            solver.write_proof(Interrupt { budget: &budget }, ProofFormat::Varisat);
+        // A work budget needs the proof on every puzzle, so that it stops the same searches
+        // whatever their size; the clock alone only where a call may be long.
+        if limits.budget.is_some() || (budget.has_clock() && !detach::known_short(puzzle)) {
+            let sink = Interrupt {
+                budget: &budget,
+                work: &work,
+                max_work,
+                interrupted: &interrupted,
+            };
+            solver.write_proof(sink, ProofFormat::Varisat);
         }
         // Level-0 unit propagation first, as a CDCL solver would do with the loaded formula:
         // varisat then loads only the clauses left, over the free variables (its loading is most
@@ -161,6 +184,9 @@ impl Strategy for Sat {
         let mut calls = 0;
         let mut true_vars = vec![false; cnf.var_count() + 1];
         let stopped = loop {
+            if work.get() >= max_work {
+                break Some(Stop::Budget);
+            }
             if let Err(stop) = budget.check_clock() {
                 break Some(stop);
             }
@@ -171,7 +197,7 @@ impl Strategy for Sat {
                 // Only proof writing can fail, and no proof is written; should varisat fail
                 // anyway, the search has no verdict and says why.
                 Err(SolverError::ProofIoError { .. }) => {
-                    break Some(budget.check_clock().err().unwrap_or(Stop::EngineFailure));
+                    break Some(interrupted.get().unwrap_or(Stop::EngineFailure));
                 }
                 Err(_) => break Some(Stop::EngineFailure),
             }
@@ -213,18 +239,33 @@ impl Strategy for Sat {
 }
 
 /// How a varisat call is interrupted: varisat has no stop flag, but it stops a search as soon as
-/// writing its proof fails. This sink discards the proof and fails once the budget's clock has
-/// run out (or the run was cancelled); varisat writes through an 8 KiB buffer, so the clock is
-/// read every few hundred conflicts.
+/// writing its proof fails. This sink discards the proof, counts its bytes, and fails once they
+/// reach the work budget or the budget's clock has run out (or the run was cancelled), keeping
+/// the reason. varisat writes through an 8 KiB buffer, so the sink is called every few hundred
+/// conflicts, at points its search alone fixes.
 struct Interrupt<'a> {
     budget: &'a Budget<'a>,
+    /// Proof bytes written so far.
+    work: &'a Cell<u64>,
+    max_work: u64,
+    interrupted: &'a Cell<Option<Stop>>,
 }
 
 impl io::Write for Interrupt<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self.budget.check_clock() {
+        let work = self.work.get() + buf.len() as u64;
+        self.work.set(work);
+        let verdict = if work >= self.max_work {
+            Err(Stop::Budget)
+        } else {
+            self.budget.check_clock()
+        };
+        match verdict {
             Ok(()) => Ok(buf.len()),
-            Err(stop) => Err(io::Error::other(stop.to_string())),
+            Err(stop) => {
+                self.interrupted.set(Some(stop));
+                Err(io::Error::other(stop.to_string()))
+            }
         }
     }
 

@@ -33,6 +33,14 @@ impl Strategy for Toggle {
         super::Refusals::NONE
     }
 
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::Nodes
+    }
+
+    fn default_budget(&self) -> Option<u64> {
+        Some(100_000_000)
+    }
+
     traced_engine!(run, CLASSIC_COUNTERS);
 }
 

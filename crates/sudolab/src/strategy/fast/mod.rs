@@ -56,6 +56,15 @@ impl Strategy for Fast {
         &COUNTERS
     }
 
+    /// Nodes, the root and one per guess: a stopped search reports exactly the budget.
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::Nodes
+    }
+
+    fn default_budget(&self) -> Option<u64> {
+        Some(200_000)
+    }
+
     /// Variants made of houses and must-differ pairs (X, windoku, jigsaw, Latin squares,
     /// anti-king, anti-knight), on the general path: every house takes part in hidden singles
     /// and every must-differ partner is a peer.
