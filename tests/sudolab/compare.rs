@@ -317,12 +317,13 @@ fn shards_merge_into_the_aggregates_of_one_run() {
                 s.multiple,
                 s.none,
                 s.unknown,
-                s.nodes_total,
-                s.nodes_max,
+                s.decided,
+                s.work_total,
+                s.work_max,
             )
         };
         assert_eq!(fields(merged), fields(whole));
-        assert_eq!(merged.nodes_by_clues, whole.nodes_by_clues);
+        assert_eq!(merged.work_by_clues, whole.work_by_clues);
     }
     // Re-merging the merge with a shard is refused: puzzles would count twice.
     let again = sudolab(&["report", &merged_file, &shard_files[0]], "");

@@ -19,6 +19,7 @@ mod properties;
 mod provenance;
 mod robustness;
 mod snapshots;
+mod statistics;
 mod trace;
 mod ux_cli;
 mod ux_input;
