@@ -88,8 +88,9 @@ pub fn read(text: &str) -> Result<Report, ReadError> {
     if report.format == FORMAT_1 && !report.rows_truncated() {
         // Version 1 summaries averaged over timeouts and had no paired statistics: folded
         // again from the rows, they are this version's.
-        let mut aggregator = Aggregator::new(report.strategies.clone(), report.context.baseline.clone())
-            .with_clock(Clock::of(report.context.clock));
+        let mut aggregator =
+            Aggregator::new(report.strategies.clone(), report.context.baseline.clone())
+                .with_clock(Clock::of(report.context.clock));
         for row in &report.rows {
             aggregator.tally(row);
         }

@@ -798,7 +798,10 @@ impl Aggregator {
             let (total, histogram) = tally.work.entry(unit).or_default();
             *total = total.saturating_add(work);
             histogram.record(work);
-            let entry = tally.by_clues.entry((unit, row.side, row.clues)).or_default();
+            let entry = tally
+                .by_clues
+                .entry((unit, row.side, row.clues))
+                .or_default();
             entry.0 += 1;
             entry.1 = entry.1.saturating_add(work);
         }
@@ -906,7 +909,12 @@ impl Aggregator {
                 let interval = if is_baseline {
                     None
                 } else {
-                    stats::bootstrap_interval(&logs, settings.seed, index as u64, settings.resamples)
+                    stats::bootstrap_interval(
+                        &logs,
+                        settings.seed,
+                        index as u64,
+                        settings.resamples,
+                    )
                 };
                 let unit = tally.work_unit();
                 let work = unit.and_then(|unit| tally.work.get(&unit));
@@ -984,9 +992,9 @@ impl Aggregator {
                             side: *side,
                             runs: part.runs,
                             median_us: micros(part.times.quantile(0.5) as f64),
-                            work_mean: unit.and_then(|unit| part.work.get(&unit)).map(
-                                |(total, count)| *total as f64 / (*count).max(1) as f64,
-                            ),
+                            work_mean: unit
+                                .and_then(|unit| part.work.get(&unit))
+                                .map(|(total, count)| *total as f64 / (*count).max(1) as f64),
                             time_cdf: part
                                 .times
                                 .cdf(64)

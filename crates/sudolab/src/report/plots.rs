@@ -129,10 +129,7 @@ pub fn scatters(report: &Report) -> Vec<(String, String)> {
                     .margin(12)
                     .x_label_area_size(46)
                     .y_label_area_size(62)
-                    .build_cartesian_2d(
-                        range.clone().log_scale(),
-                        range.clone().log_scale(),
-                    )
+                    .build_cartesian_2d(range.clone().log_scale(), range.clone().log_scale())
                     .map_err(|err| err.to_string())?;
                 chart
                     .configure_mesh()
@@ -144,7 +141,8 @@ pub fn scatters(report: &Report) -> Vec<(String, String)> {
                     .axis_desc_style(DESCRIPTION)
                     .draw()
                     .map_err(|err| err.to_string())?;
-                let guide = |points: [(f64, f64); 2]| LineSeries::new(points, GUIDE.stroke_width(1));
+                let guide =
+                    |points: [(f64, f64); 2]| LineSeries::new(points, GUIDE.stroke_width(1));
                 chart
                     .draw_series(guide([(range.start, range.start), (range.end, range.end)]))
                     .map_err(|err| err.to_string())?;

@@ -50,7 +50,12 @@ pub fn geometric_mean(logs: &[f64]) -> Option<f64> {
 /// pairs, each as many pairs drawn with replacement, uniformly, from the random stream
 /// `(seed, stream)`; the interval is the 2.5% and 97.5% quantiles ([`quantile`]) of the
 /// resamples' geometric means. The same seed, stream and logs give the same interval.
-pub fn bootstrap_interval(logs: &[f64], seed: u64, stream: u64, resamples: u32) -> Option<(f64, f64)> {
+pub fn bootstrap_interval(
+    logs: &[f64],
+    seed: u64,
+    stream: u64,
+    resamples: u32,
+) -> Option<(f64, f64)> {
     if logs.is_empty() || resamples == 0 {
         return None;
     }

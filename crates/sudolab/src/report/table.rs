@@ -140,11 +140,7 @@ pub fn summary_table(summaries: &[Summary]) -> Table {
             Align::Right,
             optional(|s| s.work_mean.map(|work| format!("{work:.1}"))),
         ),
-        (
-            "work_unit",
-            Align::Left,
-            optional(|s| s.work_unit.clone()),
-        ),
+        ("work_unit", Align::Left, optional(|s| s.work_unit.clone())),
         (
             "ratio",
             Align::Right,
@@ -196,7 +192,7 @@ pub fn summary_notes(report: &Report) -> Vec<String> {
     let mut limits: Vec<String> = Vec::new();
     for s in &report.summary {
         let limit = match s.par2_limit_from.as_str() {
-            "timeout" => format!("timeout {} µs", micros(s.par2_limit_us)),
+            "timeout" => format!("timeout {} ms", micros(s.par2_limit_us / 1e3)),
             _ => format!(
                 "no timeout: the slowest search of the run, {} µs",
                 micros(s.par2_limit_us)
@@ -215,7 +211,8 @@ pub fn summary_notes(report: &Report) -> Vec<String> {
              ratio_95: its 95% percentile bootstrap interval ({} resamples, seed {}); \
              wilcoxon_p: two-sided Wilcoxon signed-rank test of the paired times (normal \
              approximation)",
-            c.bootstrap_resamples.unwrap_or(super::stats::BOOTSTRAP_RESAMPLES),
+            c.bootstrap_resamples
+                .unwrap_or(super::stats::BOOTSTRAP_RESAMPLES),
             c.bootstrap_seed.unwrap_or(super::stats::DEFAULT_SEED),
         ));
     }
