@@ -155,8 +155,21 @@ fn compare_certifies_every_strategy_and_writes_every_report_form() {
     let md = std::fs::read_to_string(&md).unwrap();
     assert!(md.contains("| dlx-knuth | 5 | 3 | 1 | 1 | 0 |"), "{md}");
     let html = std::fs::read_to_string(&html).unwrap();
-    // Two board sizes (4x4, 9x9): time, nodes and clues charts for each.
-    assert_eq!(html.matches("<svg").count(), 6, "three charts per size");
+    // The cactus plot, a scatter plot per strategy but the baseline, and for each of the
+    // two board sizes (4x4, 9x9) the time chart and a work chart per unit.
+    for id in ["chart-cactus", "chart-scatter-fast"]
+        .into_iter()
+        .map(String::from)
+        .chain(["4x4", "9x9"].iter().flat_map(|size| {
+            ["time", "work-nodes", "work-updates"].map(|chart| format!("chart-{chart}-{size}"))
+        }))
+    {
+        assert!(html.contains(&format!("<figure id=\"{id}\">")), "{id}");
+    }
+    assert_eq!(
+        html.matches("<figure id=\"chart-scatter-").count(),
+        names.len() - 1
+    );
     assert!(
         !html.contains(" src=") && !html.contains("<link"),
         "nothing is fetched"

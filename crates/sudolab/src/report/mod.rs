@@ -1221,12 +1221,19 @@ mod tests {
         assert_eq!(summary[0].runs, 10);
         assert_eq!(summary[0].total_ns, 14_500);
         assert!((summary[0].mean_us - 1.45).abs() < 1e-9);
-        assert_eq!(summary[0].nodes_total, Some(145));
-        assert_eq!(summary[0].nodes_max, Some(19));
+        assert_eq!(summary[0].work_total, Some(145));
+        assert_eq!(summary[0].work_max, Some(19));
+        assert_eq!(summary[0].work_unit.as_deref(), Some("nodes"));
         assert_eq!(summary[0].ratio, Some(1.0));
         assert_eq!(summary[1].total_ns, 30_315);
-        assert!((summary[1].ratio.unwrap() - 30_315.0 / 14_500.0).abs() < 1e-12);
+        // The geometric mean of the ten ratios (3000 + 7p) / (1000 + 100p).
+        let expected = ((0..10u64)
+            .map(|p| ((3_000 + 7 * p) as f64 / (1_000 + 100 * p) as f64).ln())
+            .sum::<f64>()
+            / 10.0)
+            .exp();
+        assert!((summary[1].ratio.unwrap() - expected).abs() < 1e-12);
         // Clues 20, 21, 22 in turn: puzzles 0,3,6,9 have 20 clues.
-        assert_eq!(summary[1].nodes_by_clues[0], (9, 20, 4, 450.0));
+        assert_eq!(summary[1].work_by_clues[0], (9, 20, 4, 450.0));
     }
 }
