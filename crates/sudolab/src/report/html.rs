@@ -199,7 +199,7 @@ fn units<'a>(lines: &[Line<'a>]) -> Vec<&'a str> {
 }
 
 /// A strategy's mean work with its unit, when it counts work.
-fn work<'a>(mean: Option<f64>, summary: &'a Summary) -> Option<(f64, &'a str)> {
+fn work(mean: Option<f64>, summary: &Summary) -> Option<(f64, &str)> {
     Some((mean?, summary.work_unit.as_deref()?))
 }
 

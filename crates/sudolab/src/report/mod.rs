@@ -839,6 +839,9 @@ impl Aggregator {
         self.summaries(&Settings::of(&Context::default(), &self.strategies))
     }
 
+    // One `Summary` literal of thirty fields, each a line or two: splitting it would scatter
+    // the fields of one struct over several functions.
+    #[allow(clippy::too_many_lines)]
     fn summaries(&self, settings: &Settings) -> Vec<Summary> {
         let micros = |ns: f64| ns / 1e3;
         // Each strategy's searches in puzzle order: the order rows came in does not matter.
@@ -895,15 +898,11 @@ impl Aggregator {
                     )
                 });
                 let decided_pairs: Vec<(u64, u64)> = paired
-                    .as_ref()
-                    .map(|paired| {
-                        paired
-                            .iter()
-                            .filter(|pair| pair.both_decided)
-                            .map(|pair| (pair.time_ns, pair.baseline_ns))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                    .iter()
+                    .flatten()
+                    .filter(|pair| pair.both_decided)
+                    .map(|pair| (pair.time_ns, pair.baseline_ns))
+                    .collect();
                 let logs = stats::log_ratios(&decided_pairs);
                 let is_baseline = baseline == Some(index);
                 let interval = if is_baseline {
@@ -957,12 +956,7 @@ impl Aggregator {
                     } else {
                         stats::wilcoxon_p(&decided_pairs)
                     },
-                    time_cdf: tally
-                        .times
-                        .cdf(64)
-                        .into_iter()
-                        .map(|(fraction, ns)| (fraction, micros(ns as f64)))
-                        .collect(),
+                    time_cdf: cdf_us(&tally.times),
                     cactus: spread(decided.len(), PLOT_POINTS)
                         .map(|k| ((k + 1) as u64, micros(decided[k])))
                         .collect(),
@@ -985,24 +979,7 @@ impl Aggregator {
                             (*side, *clues, *count, *work as f64 / *count as f64)
                         })
                         .collect(),
-                    by_side: tally
-                        .by_side
-                        .iter()
-                        .map(|(side, part)| SideSummary {
-                            side: *side,
-                            runs: part.runs,
-                            median_us: micros(part.times.quantile(0.5) as f64),
-                            work_mean: unit
-                                .and_then(|unit| part.work.get(&unit))
-                                .map(|(total, count)| *total as f64 / (*count).max(1) as f64),
-                            time_cdf: part
-                                .times
-                                .cdf(64)
-                                .into_iter()
-                                .map(|(fraction, ns)| (fraction, micros(ns as f64)))
-                                .collect(),
-                        })
-                        .collect(),
+                    by_side: side_summaries(tally, unit),
                 }
             })
             .collect()
@@ -1082,6 +1059,32 @@ fn pairs(ours: &[Search], theirs: &[Search], our_limit: u64, their_limit: u64) -
         }
     }
     paired
+}
+
+/// A histogram's distribution in 64 points, in microseconds.
+fn cdf_us(times: &Histogram) -> Vec<(f64, f64)> {
+    times
+        .cdf(64)
+        .into_iter()
+        .map(|(fraction, ns)| (fraction, ns as f64 / 1e3))
+        .collect()
+}
+
+/// A strategy's figures per board size, its work in `unit`.
+fn side_summaries(tally: &Tally, unit: Option<Counter>) -> Vec<SideSummary> {
+    tally
+        .by_side
+        .iter()
+        .map(|(side, part)| SideSummary {
+            side: *side,
+            runs: part.runs,
+            median_us: part.times.quantile(0.5) as f64 / 1e3,
+            work_mean: unit
+                .and_then(|unit| part.work.get(&unit))
+                .map(|(total, count)| *total as f64 / (*count).max(1) as f64),
+            time_cdf: cdf_us(&part.times),
+        })
+        .collect()
 }
 
 /// Up to `points` indices of `0..len`, evenly spread, the last one included.
