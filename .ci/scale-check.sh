@@ -23,7 +23,7 @@ one, merged = (json.load(open(path)) for path in sys.argv[1:3])
 def timeless(rows):
     return [{k: v for k, v in row.items() if k not in ("time_ns", "median_ns", "cpu_ns")} for row in rows]
 keys = ("strategy", "runs", "solved", "unique", "multiple", "none", "unknown",
-        "nodes_total", "nodes_median", "nodes_max", "nodes_by_clues")
+        "decided", "work_unit", "work_total", "work_median", "work_max", "work_by_clues")
 def aggregates(report):
     return [{k: s[k] for k in keys} for s in report["summary"]]
 problems = []

@@ -582,3 +582,51 @@ fn a_jigsaw_page_draws_its_regions_and_lights_their_items() {
         );
     }
 }
+
+/// The comparison report's competition plots, as the browser lays out the page: the cactus
+/// plot with one line per strategy and the scatter plot of each strategy against the baseline
+/// with its points, the diagonal and the limit lines, each an SVG the browser parsed.
+#[test]
+fn the_comparison_report_shows_the_cactus_and_scatter_plots() {
+    let dir = std::env::temp_dir().join(format!("sudolab-browser-plots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("report.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(["compare", "-s", "fast,scan,dlx-knuth", "-j1", "--report"])
+        .arg(&file)
+        .arg("corpora/reference.txt")
+        .output()
+        .expect("sudolab runs");
+    assert!(run.status.success(), "{run:?}");
+    let dom = dom(&file, "0");
+    let figure = |id: &str| -> String {
+        let start = dom
+            .find(&format!("<figure id=\"{id}\">"))
+            .unwrap_or_else(|| panic!("no figure #{id}"));
+        let end = start + dom[start..].find("</figure>").unwrap();
+        dom[start..end].to_string()
+    };
+    let cactus = figure("chart-cactus");
+    assert!(cactus.contains("<svg"), "{cactus}");
+    // One line per strategy (its colour), and the grey timeout line.
+    for colour in ["#0072B2", "#E69F00", "#009E73", "#787878"] {
+        let lines = cactus
+            .split("<polyline")
+            .skip(1)
+            .filter(|element| element.split('>').next().unwrap().contains(colour))
+            .count();
+        assert_eq!(lines, 1, "{colour}");
+    }
+    assert!(cactus.contains("puzzles decided"));
+    for name in ["scan", "dlx-knuth"] {
+        let scatter = figure(&format!("chart-scatter-{name}"));
+        assert_eq!(
+            scatter.matches("<circle").count(),
+            2,
+            "{name}: one point per puzzle"
+        );
+        assert!(scatter.contains(&format!("{name} time (µs, log scale)")));
+        assert!(scatter.contains("fast time (µs, log scale)"));
+    }
+    assert!(!dom.contains("chart-scatter-fast"));
+}

@@ -78,7 +78,10 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     timeout: Duration,
 
-    /// Report each strategy's total time relative to this one (ratio 2.0 = twice as slow).
+    /// The strategy the ratios compare with (default: fast when it runs, else the first
+    /// strategy): each strategy's ratio is the geometric mean of its time over the
+    /// baseline's on the puzzles both decided (2.0 = twice as slow), with a 95% bootstrap
+    /// interval and a Wilcoxon signed-rank p-value.
     #[arg(long, value_name = "STRATEGY")]
     baseline: Option<String>,
 
@@ -127,6 +130,13 @@ pub(crate) struct CompareArgs {
     #[arg(long, short = 'r', value_name = "FILE")]
     report: Vec<PathBuf>,
 
+    /// Write the plots as SVG files into this directory (made when missing): cactus.svg
+    /// (puzzles decided against time, one line per strategy) and scatter-NAME.svg (each
+    /// strategy's time against the baseline's, per puzzle, log-log). The HTML report has them
+    /// too. Default: no plot files.
+    #[arg(long, value_name = "DIR")]
+    plots: Option<PathBuf>,
+
     /// Known solution counts, one per line, line i for the i-th puzzle of the input (such as
     /// tdoku's *.solution_counts.txt); each count is checked.
     #[arg(long, value_name = "FILE")]
@@ -151,6 +161,8 @@ pub(crate) struct Execution {
     /// The clock of the summaries.
     pub(crate) clock: Clock,
     pub(crate) reports: Vec<PathBuf>,
+    /// Where to write the plots as SVG files, if anywhere.
+    pub(crate) plots: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
@@ -214,6 +226,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Status> {
         baseline: args.baseline.clone(),
         clock: args.clock,
         reports: args.report.clone(),
+        plots: args.plots.clone(),
     };
     let reports = !execution.reports.is_empty();
     let (status, report) = execute(execution)?;
@@ -256,6 +269,7 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
         sides: execution.sides.clone(),
         whole: execution.input_sides.clone(),
     };
+    let execution_plots = execution.plots.clone();
     let session = Session {
         plan: execution.plan,
         context,
@@ -280,6 +294,11 @@ pub(crate) fn execute(mut execution: Execution) -> anyhow::Result<(Status, Repor
     notes.finish();
     let Compared { report, ended } = compared?;
     let interrupted = ended.interrupted;
+    if let Some(dir) = &execution_plots
+        && report.puzzles > 0
+    {
+        super::output::write_plots(dir, &report)?;
+    }
     if let Some(warning) = &report.context.load_warning {
         eprintln!("sudolab: warning: {warning}");
     }
@@ -361,7 +380,12 @@ fn refuse_reports_over_inputs(execution: &Execution) -> anyhow::Result<()> {
             inputs.push(side.path().to_path_buf());
         }
     }
-    refuse_outputs_over_inputs(&execution.reports, &inputs, "report")
+    refuse_outputs_over_inputs(&execution.reports, &inputs, "report")?;
+    if let Some(dir) = &execution.plots {
+        let plots = super::output::plot_paths(dir, &execution.plan.names());
+        refuse_outputs_over_inputs(&plots, &inputs, "plot")?;
+    }
+    Ok(())
 }
 
 /// The strategies named by --strategies (all by default), after checking the options that

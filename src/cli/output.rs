@@ -202,6 +202,31 @@ pub(crate) fn write_whole(path: &Path, text: &[u8]) -> io::Result<()> {
     written
 }
 
+/// The files `--plots DIR` may write for these strategies (a scatter plot for each, as any
+/// of them may be the baseline's partner), for the check against the inputs before a run.
+pub(crate) fn plot_paths(dir: &Path, strategies: &[String]) -> Vec<PathBuf> {
+    std::iter::once(sudolab::report::plots::CACTUS_FILE.to_string())
+        .chain(
+            strategies
+                .iter()
+                .map(|name| sudolab::report::plots::scatter_file(name)),
+        )
+        .map(|name| dir.join(name))
+        .collect()
+}
+
+/// Writes the report's plots into `dir` (made when missing), each file whole or not at all.
+pub(crate) fn write_plots(dir: &Path, report: &sudolab::report::Report) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("{}: cannot make the plots directory", dir.display()))?;
+    for (name, svg) in sudolab::report::plots::files(report) {
+        let path = dir.join(name);
+        write_whole(&path, svg.as_bytes())
+            .with_context(|| format!("{}: cannot write the plot", path.display()))?;
+    }
+    Ok(())
+}
+
 /// The names a results directory holds: what `sudolab run` writes there.
 fn is_result_name(name: &str) -> bool {
     name == "experiment.toml"

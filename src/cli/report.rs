@@ -9,7 +9,7 @@ use clap::Args;
 use sudolab::report::{self, Format, Report, render};
 
 use super::Status;
-use super::output::{colour_on_stdout, refuse_outputs_over_inputs, write_whole};
+use super::output::{colour_on_stdout, refuse_outputs_over_inputs, write_plots, write_whole};
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
@@ -23,6 +23,11 @@ pub(crate) struct ReportArgs {
     /// .txt). Repeat for several. The text table is always printed on standard output.
     #[arg(long, short = 'r', value_name = "FILE")]
     report: Vec<PathBuf>,
+
+    /// Write the plots as SVG files into this directory (made when missing): cactus.svg and
+    /// scatter-NAME.svg per strategy but the baseline, as 'compare --plots'. Default: none.
+    #[arg(long, value_name = "DIR")]
+    plots: Option<PathBuf>,
 
     /// Merge the shards given even when some are missing; the merged report is marked
     /// incomplete and names the missing shards.
@@ -54,6 +59,10 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
         }
         merged.report
     };
+    if let Some(dir) = &args.plots {
+        let plots = super::output::plot_paths(dir, &report.strategies);
+        refuse_outputs_over_inputs(&plots, &args.inputs, "plot")?;
+    }
     for (path, form) in args.report.iter().zip(forms) {
         write_whole(path, render(form, &report).as_bytes())
             .with_context(|| format!("{}: cannot write the report", path.display()))?;
@@ -63,6 +72,9 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
                 format!("{}: cannot write the report", problems.display())
             })?;
         }
+    }
+    if let Some(dir) = &args.plots {
+        write_plots(dir, &report)?;
     }
     let mut stdout = io::stdout().lock();
     stdout.write_all(report::text::render(&report, colour_on_stdout()).as_bytes())?;

@@ -114,6 +114,7 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Status> {
         baseline: experiment.baseline.clone(),
         clock: experiment.clock,
         reports,
+        plots: None,
     };
     let (status, report) = execute(execution)?;
     if report.puzzles == 0 {

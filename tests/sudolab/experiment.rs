@@ -89,7 +89,8 @@ fn an_experiment_file_writes_every_form_and_reruns_identically() {
     // The node budget of toggle's own [[strategy]] table stops it on the hard ones, exactly.
     let toggle = a.summary.iter().find(|s| s.strategy == "toggle").unwrap();
     assert_eq!((toggle.unique, toggle.unknown), (98, 24));
-    assert_eq!(toggle.nodes_max, Some(200_000));
+    assert_eq!(toggle.work_max, Some(200_000));
+    assert_eq!(toggle.work_unit.as_deref(), Some("nodes"));
     let board_b = a
         .rows
         .iter()

@@ -25,6 +25,7 @@ mod provenance;
 mod reproductions;
 mod robustness;
 mod snapshots;
+mod statistics;
 mod trace;
 mod ux_cli;
 mod ux_input;

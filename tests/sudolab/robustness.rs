@@ -182,9 +182,11 @@ fn absurd_report_values_neither_hang_nor_wrap() {
     aggregator.add(row(1));
     let summary = &aggregator.summary()[0];
     assert_eq!(summary.total_ns, u64::MAX, "saturated, not wrapped");
-    assert_eq!(summary.nodes_total, Some(u64::MAX));
+    assert_eq!(summary.work_total, Some(u64::MAX));
     let mut report = aggregator.report(Context::default(), vec![], vec![], true);
-    report.summary[0].nodes_mean = Some(1.7e308);
+    report.summary[0].work_mean = Some(1.7e308);
+    report.summary[0].cactus = vec![(1, 1.1e308), (2, f64::INFINITY)];
+    report.summary[0].scatter = vec![(f64::NAN, 1e308)];
     report.summary[0].time_cdf = vec![(0.5, 1.0), (1.0, 1.1e308), (1.0, f64::INFINITY)];
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {

@@ -1,8 +1,9 @@
 //! The HTML report: one self-contained file (inline CSS, inline SVG charts, nothing fetched).
 //!
 //! Charts are drawn by `plotters` with its SVG backend only: the time distribution of each
-//! strategy (cumulative, log time axis), mean nodes per strategy (dots on a log axis, with
-//! their values), and mean nodes against the number of clues. Log axes start at the decade of
+//! strategy (cumulative, log time axis), the cactus plot and the scatter plots against the
+//! baseline ([`super::plots`]), mean work per strategy (dots on a log axis, with their values,
+//! one chart per unit of work), and mean work against the number of clues. Log axes start at the decade of
 //! the smallest value; every axis names its quantity and unit; legends are HTML lists under
 //! the charts, never on the data. A report that mixes board sizes gets the charts once per
 //! size: a 4x4 and a 25x25 time do not belong in one distribution.
@@ -13,7 +14,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::markdown::context_pairs;
-use super::table::{Align, Emphasis, Table, rows_table, summary_table};
+use super::table::{Align, Emphasis, Table, rows_table, summary_notes, summary_table};
 use super::{Clock, Report, Summary};
 
 /// The size of a chart when a report has one board size.
@@ -23,7 +24,7 @@ const SMALL: (u32, u32) = (540, 330);
 
 /// A colour per strategy, stable across charts: Okabe and Ito's palette for colour-blind
 /// readers (no two reds), then three more.
-fn colour(index: usize) -> RGBColor {
+pub(super) fn colour(index: usize) -> RGBColor {
     const PALETTE: [RGBColor; 10] = [
         RGBColor(0, 114, 178),
         RGBColor(230, 159, 0),
@@ -44,13 +45,13 @@ fn hex(colour: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", colour.0, colour.1, colour.2)
 }
 
-/// What a chart draws of one strategy: its colour index, name, times and mean nodes (over
-/// every puzzle, or over one board size).
+/// What a chart draws of one strategy: its colour index, name, times and mean work in its
+/// unit (over every puzzle, or over one board size).
 struct Line<'a> {
     index: usize,
     name: &'a str,
     time_cdf: &'a [(f64, f64)],
-    nodes_mean: Option<f64>,
+    work: Option<(f64, &'a str)>,
 }
 
 /// Renders the whole report as one HTML page.
@@ -92,6 +93,11 @@ pub fn render(report: &Report) -> String {
         escape(Clock::of(report.context.clock).note())
     )
     .expect("String write");
+    w.push_str("<ul id=\"summary-notes\">");
+    for note in summary_notes(report) {
+        write!(w, "<li>{}</li>", escape(&note)).expect("String write");
+    }
+    w.push_str("</ul>\n");
     problems_section(w, report);
     if !report.input_errors.is_empty() {
         writeln!(
@@ -115,6 +121,7 @@ pub fn render(report: &Report) -> String {
 /// The charts: once, or once per board size when the report mixes sizes.
 fn charts_section(w: &mut String, report: &Report) {
     w.push_str("<h2>Charts</h2>\n");
+    competition_charts(w, report);
     let mut sides: Vec<usize> = report
         .summary
         .iter()
@@ -131,7 +138,7 @@ fn charts_section(w: &mut String, report: &Report) {
                 index,
                 name: &s.strategy,
                 time_cdf: &s.time_cdf,
-                nodes_mean: s.nodes_mean,
+                work: work(s.work_mean, s),
             })
             .collect();
         let side = clue_side(&report.summary);
@@ -159,7 +166,7 @@ fn charts_section(w: &mut String, report: &Report) {
                     index,
                     name: &s.strategy,
                     time_cdf: &part.time_cdf,
-                    nodes_mean: part.nodes_mean,
+                    work: work(part.work_mean, s),
                 })
             })
             .collect();
@@ -180,7 +187,24 @@ fn charts_section(w: &mut String, report: &Report) {
     }
 }
 
-/// The three figures of one set of charts; `suffix` ends their ids (`chart-time-9x9`).
+/// The units of work the strategies of `lines` count, in strategy order, each once.
+fn units<'a>(lines: &[Line<'a>]) -> Vec<&'a str> {
+    let mut units: Vec<&str> = Vec::new();
+    for unit in lines.iter().filter_map(|l| l.work.map(|(_, unit)| unit)) {
+        if !units.contains(&unit) {
+            units.push(unit);
+        }
+    }
+    units
+}
+
+/// A strategy's mean work with its unit, when it counts work.
+fn work(mean: Option<f64>, summary: &Summary) -> Option<(f64, &str)> {
+    Some((mean?, summary.work_unit.as_deref()?))
+}
+
+/// The figures of one set of charts; `suffix` ends their ids (`chart-time-9x9`). Work is
+/// charted once per unit (`chart-work-nodes`, `chart-work-updates`): no axis mixes units.
 fn write_charts(
     w: &mut String,
     report: &Report,
@@ -190,11 +214,6 @@ fn write_charts(
     size: (u32, u32),
 ) {
     let everyone: Vec<(usize, &str)> = lines.iter().map(|l| (l.index, l.name)).collect();
-    let counted: Vec<(usize, &str)> = lines
-        .iter()
-        .filter(|l| l.nodes_mean.is_some())
-        .map(|l| (l.index, l.name))
-        .collect();
     figure(
         w,
         &format!("chart-time{suffix}"),
@@ -205,53 +224,116 @@ fn write_charts(
          decade of the fastest search). Searches stopped by a budget count at the time they \
          stopped.",
     );
-    if counted.is_empty() {
+    let units = units(lines);
+    if units.is_empty() {
         writeln!(
             w,
-            "<p id=\"chart-nodes{suffix}\">No strategy here counts search nodes.</p>"
+            "<p id=\"chart-work{suffix}\">No strategy here counts its search work.</p>"
         )
         .expect("String write");
-    } else {
+    }
+    for unit in units {
+        let counted: Vec<(usize, &str)> = lines
+            .iter()
+            .filter(|l| l.work.is_some_and(|(_, of)| of == unit))
+            .map(|l| (l.index, l.name))
+            .collect();
         figure(
             w,
-            &format!("chart-nodes{suffix}"),
-            &nodes_chart(lines, size),
+            &format!("chart-work-{unit}{suffix}"),
+            &work_chart(lines, unit, size),
             &counted,
-            "Mean search nodes per puzzle, one dot per strategy with its value (logarithmic \
-             axis from the decade of the smallest mean; engines that do not count nodes are \
-             left out).",
+            &format!(
+                "Mean {unit} per puzzle, one dot per strategy that counts its work in {unit}, \
+                 with its value (logarithmic axis from the decade of the smallest mean)."
+            ),
         );
-    }
-    if let Some(side) = clue_side {
+        let Some(side) = clue_side else {
+            continue;
+        };
+        let of_unit = |s: &Summary| s.work_unit.as_deref() == Some(unit);
         let with_clues: Vec<(usize, &str)> = report
             .summary
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.nodes_by_clues.iter().any(|p| p.0 == side))
+            .filter(|(_, s)| of_unit(s) && s.work_by_clues.iter().any(|p| p.0 == side))
             .map(|(index, s)| (index, s.strategy.as_str()))
             .collect();
         // A chart against clues needs at least two clue counts.
         let mut clue_counts: Vec<usize> = report
             .summary
             .iter()
-            .flat_map(|s| s.nodes_by_clues.iter().filter(|p| p.0 == side).map(|p| p.1))
+            .filter(|s| of_unit(s))
+            .flat_map(|s| s.work_by_clues.iter().filter(|p| p.0 == side).map(|p| p.1))
             .collect();
         clue_counts.sort_unstable();
         clue_counts.dedup();
         if with_clues.is_empty() || clue_counts.len() < 2 {
-            return;
+            continue;
         }
         figure(
             w,
-            &format!("chart-clues{suffix}"),
-            &clues_chart(&report.summary, side, size),
+            &format!("chart-clues-{unit}{suffix}"),
+            &clues_chart(&report.summary, unit, side, size),
             &with_clues,
             &format!(
-                "Mean search nodes against the number of clues, {side}x{side} puzzles \
-                 (logarithmic node axis)."
+                "Mean {unit} against the number of clues, {side}x{side} puzzles \
+                 (logarithmic axis)."
             ),
         );
     }
+}
+
+/// The cactus plot and the scatter plots against the baseline, over every puzzle.
+fn competition_charts(w: &mut String, report: &Report) {
+    let everyone: Vec<(usize, &str)> = report
+        .summary
+        .iter()
+        .enumerate()
+        .map(|(index, s)| (index, s.strategy.as_str()))
+        .collect();
+    if let Some(cactus) = super::plots::cactus(report) {
+        figure(
+            w,
+            "chart-cactus",
+            &cactus,
+            &everyone,
+            "Cactus plot: how many puzzles each strategy decided (unique, multiple, none, or \
+             solved at a limit of one) within a time per search; further up and left is better. \
+             Undecided searches never arrive. Grey vertical lines: the time limits (a work \
+             budget has no place on a time axis).",
+        );
+    }
+    let scatters = super::plots::scatters(report);
+    if scatters.is_empty() {
+        return;
+    }
+    let baseline = report.context.baseline.as_deref().unwrap_or_default();
+    writeln!(
+        w,
+        "<p id=\"scatter-note\">Each strategy against the baseline, {}, per puzzle (log-log; \
+         at most {} puzzles each, taken evenly in input order). Points above the grey \
+         diagonal are puzzles the baseline searched faster; an undecided search sits on its \
+         grey limit line (its timeout, or the slowest search of the run without one).</p>\n\
+         <div class=\"charts\">",
+        escape(baseline),
+        super::SCATTER_POINTS
+    )
+    .expect("String write");
+    for (name, svg) in &scatters {
+        let index = everyone
+            .iter()
+            .find(|(_, n)| n == name)
+            .map_or(0, |(index, _)| *index);
+        figure(
+            w,
+            &format!("chart-scatter-{}", escape(name)),
+            svg,
+            &[(index, name.as_str())],
+            &format!("{} against {}.", escape(name), escape(baseline)),
+        );
+    }
+    w.push_str("</div>\n");
 }
 
 /// A figure: the chart, its legend as an HTML list (off the data), its caption.
@@ -272,7 +354,7 @@ fn figure(w: &mut String, id: &str, svg: &str, legend: &[(usize, &str)], caption
 /// The board side the clues chart of a one-size report draws: the one with the most puzzles.
 fn clue_side(summary: &[Summary]) -> Option<usize> {
     let mut per_side: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
-    for point in summary.iter().flat_map(|s| &s.nodes_by_clues) {
+    for point in summary.iter().flat_map(|s| &s.work_by_clues) {
         *per_side.entry(point.0).or_default() += point.2;
     }
     per_side
@@ -352,7 +434,7 @@ fn escape(text: &str) -> String {
 }
 
 /// A log axis range that holds `values`, padded to whole decades.
-fn decades(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+pub(super) fn decades(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     // A report is input like any other: values beyond 1e15 (31 years in microseconds, or more
     // nodes than any search makes) or not finite are left off the axis, whose key points
     // plotters would otherwise count without end: the range must stay finite and small.
@@ -366,7 +448,7 @@ fn decades(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 }
 
 /// Draws with `draw` into an SVG string; a drawing error becomes a note in place of the chart.
-fn svg(
+pub(super) fn svg(
     size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<(), String>,
 ) -> String {
@@ -387,9 +469,9 @@ fn svg(
 
 /// Axis labels and descriptions large enough to read: the SVG backend draws a size of 16 at
 /// about 13 px (plotters' default, 10, at 8 px).
-const LABEL: (&str, u32) = ("sans-serif", 16);
-const DESCRIPTION: (&str, u32) = ("sans-serif", 17);
-const CAPTION: (&str, u32) = ("sans-serif", 20);
+pub(super) const LABEL: (&str, u32) = ("sans-serif", 16);
+pub(super) const DESCRIPTION: (&str, u32) = ("sans-serif", 17);
+pub(super) const CAPTION: (&str, u32) = ("sans-serif", 20);
 
 fn time_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
     svg(size, |root| {
@@ -428,10 +510,13 @@ fn time_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
     })
 }
 
-fn nodes_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
+fn work_chart(lines: &[Line<'_>], unit: &str, size: (u32, u32)) -> String {
     let dots: Vec<(usize, &str, f64)> = lines
         .iter()
-        .filter_map(|l| l.nodes_mean.map(|n| (l.index, l.name, n.max(1.0))))
+        .filter_map(|l| match l.work {
+            Some((mean, of)) if of == unit => Some((l.index, l.name, mean.max(1.0))),
+            _ => None,
+        })
         .collect();
     svg(size, |root| {
         let x = decades(dots.iter().map(|d| d.2));
@@ -440,7 +525,7 @@ fn nodes_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
         let names: Vec<String> = dots.iter().map(|d| d.1.to_string()).collect();
         let count = dots.len();
         let mut chart = ChartBuilder::on(root)
-            .caption("mean nodes per puzzle", CAPTION)
+            .caption(format!("mean {unit} per puzzle"), CAPTION)
             .margin(12)
             .x_label_area_size(46)
             .y_label_area_size(100)
@@ -462,13 +547,13 @@ fn nodes_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
                     String::new()
                 }
             })
-            .x_desc("mean search nodes per puzzle (log scale)")
+            .x_desc(format!("mean {unit} per puzzle (log scale)"))
             .x_label_formatter(&|v| short(*v))
             .label_style(LABEL)
             .axis_desc_style(DESCRIPTION)
             .draw()
             .map_err(|err| err.to_string())?;
-        for (slot, (index, _, nodes)) in dots.iter().enumerate() {
+        for (slot, (index, _, work)) in dots.iter().enumerate() {
             let y = (count - 1 - slot) as f64 + 0.5;
             let style = colour(*index);
             let beside = LABEL
@@ -476,9 +561,9 @@ fn nodes_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
                 .color(&style)
                 .pos(Pos::new(HPos::Left, VPos::Center));
             // The dot, and its value 12 pixels to its right.
-            let dot = EmptyElement::at((*nodes, y))
+            let dot = EmptyElement::at((*work, y))
                 + Circle::new((0, 0), 6, style.filled())
-                + Text::new(with_commas(*nodes), (12, 0), beside);
+                + Text::new(with_commas(*work), (12, 0), beside);
             chart.draw_series([dot]).map_err(|err| err.to_string())?;
         }
         Ok(())
@@ -488,13 +573,14 @@ fn nodes_chart(lines: &[Line<'_>], size: (u32, u32)) -> String {
 /// One strategy's line: its colour index, name and points.
 type Series<'a> = (usize, &'a str, Vec<(f64, f64)>);
 
-fn clues_chart(summary: &[Summary], side: usize, size: (u32, u32)) -> String {
+fn clues_chart(summary: &[Summary], unit: &str, side: usize, size: (u32, u32)) -> String {
     let series: Vec<Series<'_>> = summary
         .iter()
         .enumerate()
+        .filter(|(_, s)| s.work_unit.as_deref() == Some(unit))
         .map(|(index, s)| {
             let points = s
-                .nodes_by_clues
+                .work_by_clues
                 .iter()
                 .filter(|p| p.0 == side)
                 .map(|p| (p.1 as f64, p.3.max(1.0)))
@@ -515,7 +601,7 @@ fn clues_chart(summary: &[Summary], side: usize, size: (u32, u32)) -> String {
         );
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!("mean nodes against clues, {side}x{side} puzzles"),
+                format!("mean {unit} against clues, {side}x{side} puzzles"),
                 CAPTION,
             )
             .margin(12)
@@ -526,7 +612,7 @@ fn clues_chart(summary: &[Summary], side: usize, size: (u32, u32)) -> String {
         chart
             .configure_mesh()
             .x_desc("clues (givens)")
-            .y_desc("mean search nodes (log scale)")
+            .y_desc(format!("mean {unit} (log scale)"))
             .x_label_formatter(&|v| {
                 // Whole clue counts only.
                 if (v - v.round()).abs() < 1e-6 {
@@ -570,7 +656,7 @@ fn with_commas(value: f64) -> String {
 }
 
 /// A number for a log axis: 1, 10, 100, 1k, 10k, 1M...
-fn short(value: f64) -> String {
+pub(super) fn short(value: f64) -> String {
     let (scaled, unit) = match value.abs() {
         v if v >= 1e9 => (value / 1e9, "G"),
         v if v >= 1e6 => (value / 1e6, "M"),

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::{FORMAT, Report, Row, UnknownReasons};
+use super::{Aggregator, Clock, FORMAT, FORMAT_1, Report, Row, UnknownReasons};
 use crate::strategy::Verdict;
 
 /// Streams a JSON report: rows first, the rest when the run ends.
@@ -65,7 +65,7 @@ pub enum ReadError {
         message: String,
     },
     /// A report of another format version.
-    #[error("report format '{found}' is not the '{FORMAT}' this sudolab reads")]
+    #[error("report format '{found}' is not one this sudolab reads ('{FORMAT}' or '{FORMAT_1}')")]
     Version {
         /// The version the file gives.
         found: String,
@@ -79,12 +79,32 @@ pub fn read(text: &str) -> Result<Report, ReadError> {
         column: err.column(),
         message: err.to_string(),
     })?;
-    if report.format != FORMAT {
+    if report.format != FORMAT && report.format != FORMAT_1 {
         return Err(ReadError::Version {
             found: report.format,
         });
     }
     let mut report = report;
+    if report.format == FORMAT_1 && !report.rows_truncated() {
+        // Version 1 summaries averaged over timeouts and had no paired statistics: folded
+        // again from the rows, they are this version's.
+        let mut aggregator =
+            Aggregator::new(report.strategies.clone(), report.context.baseline.clone())
+                .with_clock(Clock::of(report.context.clock));
+        for row in &report.rows {
+            aggregator.tally(row);
+        }
+        let rows = std::mem::take(&mut report.rows);
+        let complete = report.complete;
+        report = aggregator.report(
+            report.context,
+            report.input_errors,
+            report.problems,
+            complete,
+        );
+        report.rows = rows;
+        return Ok(report);
+    }
     let every_row = !report.rows_truncated();
     for summary in &mut report.summary {
         // Before the `solved` verdict, `solved` counted the puzzles with a solution found

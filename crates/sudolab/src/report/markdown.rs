@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::table::{Align, Table, rows_table, summary_table};
+use super::table::{Align, Table, rows_table, summary_notes, summary_table};
 use super::text::{limit_text, work_budget};
 use super::{Clock, Report};
 
@@ -21,6 +21,9 @@ pub fn render(report: &Report) -> String {
     writeln!(w, "\n## Per strategy\n").expect("String write");
     write_table(w, &summary_table(&report.summary));
     writeln!(w, "\n{}", escape(Clock::of(report.context.clock).note())).expect("String write");
+    for note in summary_notes(report) {
+        writeln!(w, "\n{}", escape(&note)).expect("String write");
+    }
     writeln!(w, "\n## Cross-check\n").expect("String write");
     if report.puzzles == 0 {
         writeln!(w, "No puzzles were compared.").expect("String write");
@@ -167,6 +170,9 @@ pub(crate) fn context_pairs(report: &Report) -> Vec<(&'static str, String)> {
     }
     if let Some(baseline) = &c.baseline {
         pairs.push(("baseline", baseline.clone()));
+    }
+    if let Some(seed) = c.bootstrap_seed {
+        pairs.push(("bootstrap seed", seed.to_string()));
     }
     if !c.merged_from.is_empty() {
         pairs.push(("merged from", c.merged_from.join(" ")));

@@ -19,7 +19,9 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 mod merge;
+pub mod plots;
 mod sink;
+pub mod stats;
 pub mod table;
 pub mod text;
 
@@ -36,8 +38,20 @@ pub use histogram::Histogram;
 pub use merge::{MergeError, Merged, merge};
 pub use sink::{Format, FormatError, Sink, SinkError, counter_union, remove_partial_files, render};
 
-/// The format version written into JSON reports.
-pub const FORMAT: &str = "sudolab-report/1";
+/// The format version written into JSON reports. Version 2 took the means and quantiles over
+/// decided searches only, the ratio as a geometric mean over paired puzzles, and named the
+/// work unit (`work_*` for `nodes_*`); [`json::read`] still reads version 1, whose rows merge
+/// as before.
+pub const FORMAT: &str = "sudolab-report/2";
+
+/// The format version before [`FORMAT`], still read.
+pub const FORMAT_1: &str = "sudolab-report/1";
+
+/// At most this many points per strategy in the cactus plot.
+pub const PLOT_POINTS: usize = 200;
+
+/// At most this many points per strategy in the scatter plot against the baseline.
+pub const SCATTER_POINTS: usize = 2000;
 
 /// How many rows a report keeps in memory for the Markdown and HTML per-puzzle tables; CSV and
 /// JSON stream every row.
@@ -161,8 +175,14 @@ pub struct Context {
     pub sample: Option<(u64, u64)>,
     /// This run's shard, `K/N`, when the corpus was split.
     pub shard: Option<String>,
-    /// The strategy the speed ratios are relative to.
+    /// The strategy the speed ratios are relative to: the one asked for, else `fast` when it
+    /// ran, else the first strategy.
     pub baseline: Option<String>,
+    /// The seed of the ratios' bootstrap intervals (the same seed and times give the same
+    /// intervals; `null` in reports older than the field).
+    pub bootstrap_seed: Option<u64>,
+    /// The resamples of each bootstrap interval.
+    pub bootstrap_resamples: Option<u32>,
     /// The clock of the summaries' times and ratios ([`Clock::of`]: reports older than the
     /// field made them with the wall clock).
     pub clock: Option<Clock>,
@@ -279,31 +299,84 @@ pub struct Summary {
     /// it from their rows when they hold every row).
     #[serde(default)]
     pub unknown_reasons: UnknownReasons,
-    /// Total time, nanoseconds.
+    /// Searches that answered the question asked within their budget: `unique`, `multiple`,
+    /// `none` and `solved` (absent from reports older than the field).
+    #[serde(default)]
+    pub decided: u64,
+    /// Total time of every search, decided or not, nanoseconds.
     pub total_ns: u64,
-    /// Mean time per puzzle, microseconds.
+    /// Mean time of the decided searches, microseconds (0 when none was decided).
     pub mean_us: f64,
-    /// Median time, microseconds.
+    /// Median time of the decided searches, microseconds.
     pub median_us: f64,
-    /// 90th percentile of time, microseconds.
+    /// 90th percentile of the decided searches' times (linear interpolation between closest
+    /// ranks), microseconds.
     pub p90_us: f64,
-    /// Slowest puzzle, microseconds.
+    /// Slowest search, decided or not, microseconds.
     pub max_us: f64,
-    /// Total search nodes, when the engine counts them.
-    pub nodes_total: Option<u64>,
-    /// Mean nodes per puzzle.
-    pub nodes_mean: Option<f64>,
-    /// Median nodes per puzzle.
-    pub nodes_median: Option<u64>,
-    /// Most nodes on one puzzle.
-    pub nodes_max: Option<u64>,
-    /// Total time divided by the baseline's total time over the same puzzles (2.0 = twice as
-    /// slow as the baseline).
+    /// PAR-2: the mean time over every search, an undecided one counted as twice
+    /// `par2_limit_us`, microseconds.
+    #[serde(default)]
+    pub par2_us: f64,
+    /// The time limit PAR-2 doubles, microseconds: the strategy's timeout, or with none the
+    /// slowest search of the whole run (`par2_limit_from` says which).
+    #[serde(default)]
+    pub par2_limit_us: f64,
+    /// Where `par2_limit_us` came from: `timeout` or `slowest_search`.
+    #[serde(default)]
+    pub par2_limit_from: String,
+    /// What the work figures count: the engine's counter of search work (`updates` for
+    /// `dlx-knuth`, `nodes` for the backtrackers and `fast`); `None` for an engine that counts
+    /// none (its matrix or formula sizes are in the rows, not work).
+    #[serde(default)]
+    pub work_unit: Option<String>,
+    /// Total work, in `work_unit`, over the searches that counted it.
+    #[serde(default)]
+    pub work_total: Option<u64>,
+    /// Mean work per search, in `work_unit`.
+    #[serde(default)]
+    pub work_mean: Option<f64>,
+    /// Median work per search, in `work_unit`.
+    #[serde(default)]
+    pub work_median: Option<u64>,
+    /// Most work on one search, in `work_unit`.
+    #[serde(default)]
+    pub work_max: Option<u64>,
+    /// The geometric mean over the puzzles both this strategy and the baseline decided of
+    /// this strategy's time divided by the baseline's (2.0 = twice as slow); 1 for the
+    /// baseline itself, `None` when no puzzle was decided by both.
     pub ratio: Option<f64>,
+    /// The lower end of the ratio's 95% bootstrap interval (seeded: the context's
+    /// `bootstrap_seed`).
+    #[serde(default)]
+    pub ratio_low: Option<f64>,
+    /// The upper end of the ratio's 95% bootstrap interval.
+    #[serde(default)]
+    pub ratio_high: Option<f64>,
+    /// Puzzles both this strategy and the baseline decided: the pairs of the ratio and the
+    /// test.
+    #[serde(default)]
+    pub ratio_pairs: u64,
+    /// The two-sided p-value of the Wilcoxon signed-rank test of the paired times against the
+    /// baseline's (normal approximation); `None` for the baseline and without a nonzero
+    /// difference.
+    #[serde(default)]
+    pub wilcoxon_p: Option<f64>,
     /// Time distribution: (fraction of puzzles, microseconds) points for a cumulative chart.
     pub time_cdf: Vec<(f64, f64)>,
-    /// Mean nodes per board side and clue count: (side, clues, puzzles, mean nodes).
-    pub nodes_by_clues: Vec<(usize, usize, u64, f64)>,
+    /// The cactus plot's points: (decided searches, microseconds), the k-th fastest decided
+    /// search's time for up to [`PLOT_POINTS`] values of k, the last one included.
+    #[serde(default)]
+    pub cactus: Vec<(u64, f64)>,
+    /// The scatter plot's points against the baseline, one per puzzle both ran, up to
+    /// [`SCATTER_POINTS`] taken evenly in input order: (baseline's microseconds, this
+    /// strategy's microseconds), an undecided search drawn at its PAR-2 limit.
+    #[serde(default)]
+    pub scatter: Vec<(f64, f64)>,
+    /// Mean work per board side and clue count: (side, clues, puzzles, mean work in
+    /// `work_unit`).
+    #[serde(default)]
+    pub work_by_clues: Vec<(usize, usize, u64, f64)>,
     /// The same strategy per board size, smallest first: times and nodes of a 4x4 and a 25x25
     /// puzzle do not belong in one distribution (absent from reports older than the field).
     #[serde(default)]
@@ -319,8 +392,9 @@ pub struct SideSummary {
     pub runs: u64,
     /// Median time, microseconds.
     pub median_us: f64,
-    /// Mean nodes per puzzle, when the engine counts them.
-    pub nodes_mean: Option<f64>,
+    /// Mean work per puzzle, in the summary's `work_unit`, when the engine counts work.
+    #[serde(default)]
+    pub work_mean: Option<f64>,
     /// Time distribution: (fraction of puzzles, microseconds), as [`Summary::time_cdf`].
     pub time_cdf: Vec<(f64, f64)>,
 }
@@ -521,18 +595,9 @@ impl Report {
     }
 }
 
-/// `total / count` to the nearest integer (0 for no values). Times are means of whole
-/// nanoseconds: dividing the integer first and converting to microseconds once gives values
-/// such as `1.001`, never `1.0010000000000001` (the result of two float roundings).
-fn rounded_mean(total: u64, count: u64) -> u64 {
-    if count == 0 {
-        return 0;
-    }
-    let (total, count) = (u128::from(total), u128::from(count));
-    ((total + count / 2) / count) as u64
-}
-
-/// Folds rows into per-strategy aggregates in fixed memory.
+/// Folds rows into per-strategy aggregates: fixed-size histograms and counts, and each
+/// search's time and whether it was decided (24 bytes a search), which the paired statistics
+/// against the baseline need.
 #[derive(Clone, Debug)]
 pub struct Aggregator {
     strategies: Vec<String>,
@@ -540,6 +605,26 @@ pub struct Aggregator {
     clock: Clock,
     per_strategy: Vec<Tally>,
     kept: Vec<Row>,
+}
+
+/// The counters that measure an engine's search work, in order of preference: a row's work
+/// is the first of these it reports (`dlx-knuth` reports nodes too, but its unit of work is
+/// Knuth's updates). Engines that report none (`dlx`, the sat family) have no work figures.
+const WORK_COUNTERS: [Counter; 2] = [Counter::Updates, Counter::Nodes];
+
+/// A row's work: its unit and amount.
+fn work_of(row: &Row) -> Option<(Counter, u64)> {
+    WORK_COUNTERS
+        .iter()
+        .find_map(|counter| Some((*counter, row.counters.get(*counter)?)))
+}
+
+/// One search as the paired statistics need it.
+#[derive(Clone, Copy, Debug)]
+struct Search {
+    puzzle: u64,
+    time_ns: u64,
+    decided: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -554,8 +639,11 @@ struct Tally {
     unknown_reasons: UnknownReasons,
     total_ns: u64,
     times: Histogram,
-    nodes: Option<(u64, Histogram)>,
-    by_clues: BTreeMap<(usize, usize), (u64, u64)>,
+    searches: Vec<Search>,
+    /// Total work and its distribution, per unit (one unit per engine; kept apart so that no
+    /// figure ever adds two units).
+    work: BTreeMap<Counter, (u64, Histogram)>,
+    by_clues: BTreeMap<(Counter, usize, usize), (u64, u64)>,
     by_side: BTreeMap<usize, SideTally>,
 }
 
@@ -572,26 +660,36 @@ impl Tally {
         self.unknown_reasons.merge(&other.unknown_reasons);
         self.total_ns = self.total_ns.saturating_add(other.total_ns);
         self.times.merge(&other.times);
-        if let Some((total, histogram)) = &other.nodes {
-            let (ours, our_histogram) = self.nodes.get_or_insert_with(Default::default);
+        self.searches.extend_from_slice(&other.searches);
+        for (unit, (total, histogram)) in &other.work {
+            let (ours, our_histogram) = self.work.entry(*unit).or_default();
             *ours = ours.saturating_add(*total);
             our_histogram.merge(histogram);
         }
-        for (key, (count, nodes)) in &other.by_clues {
+        for (key, (count, work)) in &other.by_clues {
             let entry = self.by_clues.entry(*key).or_default();
             entry.0 += count;
-            entry.1 = entry.1.saturating_add(*nodes);
+            entry.1 = entry.1.saturating_add(*work);
         }
         for (side, theirs) in &other.by_side {
             let ours = self.by_side.entry(*side).or_default();
             ours.runs += theirs.runs;
             ours.times.merge(&theirs.times);
-            if let Some((total, count)) = theirs.nodes {
-                let (our_total, our_count) = ours.nodes.get_or_insert((0, 0));
-                *our_total = our_total.saturating_add(total);
+            for (unit, (total, count)) in &theirs.work {
+                let (our_total, our_count) = ours.work.entry(*unit).or_default();
+                *our_total = our_total.saturating_add(*total);
                 *our_count += count;
             }
         }
+    }
+
+    /// The unit of the strategy's work figures: the most preferred counter any of its rows
+    /// reported.
+    fn work_unit(&self) -> Option<Counter> {
+        WORK_COUNTERS
+            .iter()
+            .copied()
+            .find(|unit| self.work.contains_key(unit))
     }
 }
 
@@ -600,12 +698,44 @@ impl Tally {
 struct SideTally {
     runs: u64,
     times: Histogram,
-    /// Total nodes and the searches that counted them.
-    nodes: Option<(u64, u64)>,
+    /// Total work and the searches that counted it, per unit.
+    work: BTreeMap<Counter, (u64, u64)>,
+}
+
+/// What the summaries need from the context: each strategy's time limit for PAR-2 and the
+/// bootstrap's seed and resamples.
+struct Settings {
+    limits_ns: Vec<Option<u64>>,
+    seed: u64,
+    resamples: u32,
+}
+
+impl Settings {
+    fn of(context: &Context, strategies: &[String]) -> Settings {
+        let limits_ns = strategies
+            .iter()
+            .map(|name| {
+                let own = context.overrides.iter().find(|o| o.strategy == *name);
+                let timeout_ms = match own {
+                    Some(own) => own.timeout_ms,
+                    None => context.timeout_ms,
+                };
+                timeout_ms.map(|ms| ms.saturating_mul(1_000_000))
+            })
+            .collect();
+        Settings {
+            limits_ns,
+            seed: context.bootstrap_seed.unwrap_or(stats::DEFAULT_SEED),
+            resamples: context
+                .bootstrap_resamples
+                .unwrap_or(stats::BOOTSTRAP_RESAMPLES),
+        }
+    }
 }
 
 impl Aggregator {
-    /// An empty aggregator for these strategies; ratios are relative to `baseline`.
+    /// An empty aggregator for these strategies; ratios are relative to `baseline`, or with
+    /// none to `fast` when it is among them, else to the first.
     pub fn new(strategies: Vec<String>, baseline: Option<String>) -> Aggregator {
         let per_strategy = vec![Tally::default(); strategies.len()];
         Aggregator {
@@ -621,6 +751,17 @@ impl Aggregator {
     #[must_use]
     pub fn with_clock(self, clock: Clock) -> Aggregator {
         Aggregator { clock, ..self }
+    }
+
+    /// The strategy the ratios are relative to: the one asked for when it is among the
+    /// strategies, else `fast` when it is, else the first. `None` only without strategies.
+    pub fn baseline(&self) -> Option<&str> {
+        let among = |name: &str| self.strategies.iter().any(|s| s == name);
+        self.baseline
+            .as_deref()
+            .filter(|name| among(name))
+            .or_else(|| among("fast").then_some("fast"))
+            .or_else(|| self.strategies.first().map(String::as_str))
     }
 
     /// Adds one row. Rows of strategies not in the list are an error of the caller and are
@@ -658,21 +799,27 @@ impl Aggregator {
         let time_ns = self.clock.time_ns(row);
         tally.total_ns = tally.total_ns.saturating_add(time_ns);
         tally.times.record(time_ns);
+        tally.searches.push(Search {
+            puzzle: row.puzzle,
+            time_ns,
+            decided: row.verdict != Verdict::Unknown,
+        });
         let side = tally.by_side.entry(row.side).or_default();
         side.runs += 1;
         side.times.record(time_ns);
-        if let Some(nodes) = row.counters.get(Counter::Nodes) {
-            let (total, count) = side.nodes.get_or_insert((0, 0));
-            *total = total.saturating_add(nodes);
+        if let Some((unit, work)) = work_of(row) {
+            let (total, count) = side.work.entry(unit).or_default();
+            *total = total.saturating_add(work);
             *count += 1;
-        }
-        if let Some(nodes) = row.counters.get(Counter::Nodes) {
-            let (total, histogram) = tally.nodes.get_or_insert_with(Default::default);
-            *total = total.saturating_add(nodes);
-            histogram.record(nodes);
-            let entry = tally.by_clues.entry((row.side, row.clues)).or_default();
+            let (total, histogram) = tally.work.entry(unit).or_default();
+            *total = total.saturating_add(work);
+            histogram.record(work);
+            let entry = tally
+                .by_clues
+                .entry((unit, row.side, row.clues))
+                .or_default();
             entry.0 += 1;
-            entry.1 = entry.1.saturating_add(nodes);
+            entry.1 = entry.1.saturating_add(work);
         }
         true
     }
@@ -691,8 +838,8 @@ impl Aggregator {
 
     /// Adds the tallies of `other`, an aggregator of the same strategies that saw other rows
     /// (a worker's, or another shard's): counts and totals add, histograms add bucket by
-    /// bucket, so the result is what one aggregator given every row would hold, in any order.
-    /// `other`'s kept rows follow this one's, up to [`KEPT_ROWS`].
+    /// bucket, searches join, so the result is what one aggregator given every row would
+    /// hold, in any order. `other`'s kept rows follow this one's, up to [`KEPT_ROWS`].
     pub fn merge(&mut self, other: &Aggregator) {
         for (tally, theirs) in self.per_strategy.iter_mut().zip(&other.per_strategy) {
             tally.merge(theirs);
@@ -702,17 +849,90 @@ impl Aggregator {
         }
     }
 
-    /// The per-strategy aggregates so far.
+    /// The per-strategy aggregates so far, with no time limit (PAR-2 doubles the slowest
+    /// search) and the default bootstrap seed.
     pub fn summary(&self) -> Vec<Summary> {
-        let baseline_ns = self.baseline.as_ref().and_then(|baseline| {
-            let index = self.strategies.iter().position(|s| s == baseline)?;
-            Some(self.per_strategy[index].total_ns)
-        });
+        self.summaries(&Settings::of(&Context::default(), &self.strategies))
+    }
+
+    // One `Summary` literal of thirty fields, each a line or two: splitting it would scatter
+    // the fields of one struct over several functions.
+    #[allow(clippy::too_many_lines)]
+    fn summaries(&self, settings: &Settings) -> Vec<Summary> {
+        let micros = |ns: f64| ns / 1e3;
+        // Each strategy's searches in puzzle order: the order rows came in does not matter.
+        let searches: Vec<Vec<Search>> = self
+            .per_strategy
+            .iter()
+            .map(|tally| {
+                let mut searches = tally.searches.clone();
+                searches.sort_by_key(|search| search.puzzle);
+                searches
+            })
+            .collect();
+        let slowest_ns = self
+            .per_strategy
+            .iter()
+            .map(|tally| tally.times.max())
+            .max()
+            .unwrap_or(0);
+        let limit_of = |index: usize| match settings.limits_ns.get(index).copied().flatten() {
+            Some(limit) => (limit, "timeout"),
+            None => (slowest_ns, "slowest_search"),
+        };
+        let baseline = self
+            .baseline()
+            .and_then(|name| self.strategies.iter().position(|s| s == name));
         self.strategies
             .iter()
             .zip(&self.per_strategy)
-            .map(|(strategy, tally)| {
-                let micros = |ns: u64| ns as f64 / 1e3;
+            .enumerate()
+            .map(|(index, (strategy, tally))| {
+                let mut decided: Vec<f64> = searches[index]
+                    .iter()
+                    .filter(|search| search.decided)
+                    .map(|search| search.time_ns as f64)
+                    .collect();
+                decided.sort_by(f64::total_cmp);
+                let (limit_ns, limit_from) = limit_of(index);
+                let par2_total: f64 = searches[index]
+                    .iter()
+                    .map(|search| {
+                        if search.decided {
+                            search.time_ns as f64
+                        } else {
+                            2.0 * limit_ns as f64
+                        }
+                    })
+                    .sum();
+                let paired = baseline.map(|base| {
+                    pairs(
+                        &searches[index],
+                        &searches[base],
+                        limit_of(index).0,
+                        limit_of(base).0,
+                    )
+                });
+                let decided_pairs: Vec<(u64, u64)> = paired
+                    .iter()
+                    .flatten()
+                    .filter(|pair| pair.both_decided)
+                    .map(|pair| (pair.time_ns, pair.baseline_ns))
+                    .collect();
+                let logs = stats::log_ratios(&decided_pairs);
+                let is_baseline = baseline == Some(index);
+                let interval = if is_baseline {
+                    None
+                } else {
+                    stats::bootstrap_interval(
+                        &logs,
+                        settings.seed,
+                        index as u64,
+                        settings.resamples,
+                    )
+                };
+                let unit = tally.work_unit();
+                let work = unit.and_then(|unit| tally.work.get(&unit));
                 Summary {
                     strategy: strategy.clone(),
                     runs: tally.runs,
@@ -723,52 +943,59 @@ impl Aggregator {
                     solved: tally.solved,
                     unknown: tally.unknown,
                     unknown_reasons: tally.unknown_reasons,
+                    decided: decided.len() as u64,
                     total_ns: tally.total_ns,
-                    mean_us: micros(rounded_mean(tally.total_ns, tally.runs)),
-                    median_us: micros(tally.times.quantile(0.5)),
-                    p90_us: micros(tally.times.quantile(0.9)),
-                    max_us: micros(tally.times.max()),
-                    nodes_total: tally.nodes.as_ref().map(|(total, _)| *total),
-                    nodes_mean: tally
-                        .nodes
-                        .as_ref()
-                        .map(|(total, h)| *total as f64 / h.len().max(1) as f64),
-                    nodes_median: tally.nodes.as_ref().map(|(_, h)| h.quantile(0.5)),
-                    nodes_max: tally.nodes.as_ref().map(|(_, h)| h.max()),
-                    ratio: baseline_ns
-                        .filter(|ns| *ns > 0)
-                        .map(|ns| tally.total_ns as f64 / ns as f64),
-                    time_cdf: tally
-                        .times
-                        .cdf(64)
-                        .into_iter()
-                        .map(|(fraction, ns)| (fraction, micros(ns)))
+                    // One division, not a mean then a change of unit: whole nanoseconds over a count
+                    // give `1.001`, never `1.0010000000000001`.
+                    mean_us: decided.iter().sum::<f64>() / (decided.len().max(1) as f64 * 1e3),
+                    median_us: micros(stats::quantile(&decided, 0.5).unwrap_or(0.0)),
+                    p90_us: micros(stats::quantile(&decided, 0.9).unwrap_or(0.0)),
+                    max_us: micros(tally.times.max() as f64),
+                    par2_us: par2_total / (tally.runs.max(1) as f64 * 1e3),
+                    par2_limit_us: micros(limit_ns as f64),
+                    par2_limit_from: limit_from.to_string(),
+                    work_unit: unit.map(|unit| unit.name().to_string()),
+                    work_total: work.map(|(total, _)| *total),
+                    work_mean: work.map(|(total, h)| *total as f64 / h.len().max(1) as f64),
+                    work_median: work.map(|(_, h)| h.quantile(0.5)),
+                    work_max: work.map(|(_, h)| h.max()),
+                    ratio: if is_baseline {
+                        Some(1.0)
+                    } else {
+                        stats::geometric_mean(&logs)
+                    },
+                    ratio_low: interval.map(|(low, _)| low),
+                    ratio_high: interval.map(|(_, high)| high),
+                    ratio_pairs: decided_pairs.len() as u64,
+                    wilcoxon_p: if is_baseline {
+                        None
+                    } else {
+                        stats::wilcoxon_p(&decided_pairs)
+                    },
+                    time_cdf: cdf_us(&tally.times),
+                    cactus: spread(decided.len(), PLOT_POINTS)
+                        .map(|k| ((k + 1) as u64, micros(decided[k])))
                         .collect(),
-                    nodes_by_clues: tally
+                    scatter: paired
+                        .filter(|_| !is_baseline)
+                        .map(|paired| {
+                            spread(paired.len(), SCATTER_POINTS)
+                                .map(|i| {
+                                    let pair = &paired[i];
+                                    (micros(pair.baseline_plot), micros(pair.time_plot))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    work_by_clues: tally
                         .by_clues
                         .iter()
-                        .map(|((side, clues), (count, nodes))| {
-                            (*side, *clues, *count, *nodes as f64 / *count as f64)
+                        .filter(|((of, _, _), _)| Some(*of) == unit)
+                        .map(|((_, side, clues), (count, work))| {
+                            (*side, *clues, *count, *work as f64 / *count as f64)
                         })
                         .collect(),
-                    by_side: tally
-                        .by_side
-                        .iter()
-                        .map(|(side, part)| SideSummary {
-                            side: *side,
-                            runs: part.runs,
-                            median_us: micros(part.times.quantile(0.5)),
-                            nodes_mean: part
-                                .nodes
-                                .map(|(total, count)| total as f64 / count.max(1) as f64),
-                            time_cdf: part
-                                .times
-                                .cdf(64)
-                                .into_iter()
-                                .map(|(fraction, ns)| (fraction, micros(ns)))
-                                .collect(),
-                        })
-                        .collect(),
+                    by_side: side_summaries(tally, unit),
                 }
             })
             .collect()
@@ -783,8 +1010,9 @@ impl Aggregator {
             .unwrap_or(0)
     }
 
-    /// The report so far, with the rows kept in memory; its context records the clock of its
-    /// summaries.
+    /// The report so far, with the rows kept in memory; the summaries take their time limits
+    /// and bootstrap seed from `context`, which records the clock, the baseline and the seed
+    /// they used.
     pub fn report(
         &self,
         mut context: Context,
@@ -793,18 +1021,92 @@ impl Aggregator {
         complete: bool,
     ) -> Report {
         context.clock = Some(self.clock);
+        context.baseline = self.baseline().map(str::to_string);
+        let settings = Settings::of(&context, &self.strategies);
+        context.bootstrap_seed = Some(settings.seed);
+        context.bootstrap_resamples = Some(settings.resamples);
         Report {
             format: FORMAT.to_string(),
-            context,
             strategies: self.strategies.clone(),
             puzzles: self.puzzles(),
             input_errors,
             problems,
-            summary: self.summary(),
+            summary: self.summaries(&settings),
             complete,
             rows: self.kept.clone(),
+            context,
         }
     }
+}
+
+/// One puzzle both a strategy and the baseline ran.
+struct Pair {
+    time_ns: u64,
+    baseline_ns: u64,
+    both_decided: bool,
+    /// The times the scatter plot draws: an undecided search at its limit.
+    time_plot: f64,
+    baseline_plot: f64,
+}
+
+/// The puzzles of `ours` and `theirs` (each in puzzle order) that both ran, in puzzle order;
+/// an undecided search is drawn at its limit.
+fn pairs(ours: &[Search], theirs: &[Search], our_limit: u64, their_limit: u64) -> Vec<Pair> {
+    let plot = |search: &Search, limit: u64| {
+        if search.decided {
+            search.time_ns as f64
+        } else {
+            limit as f64
+        }
+    };
+    let mut paired = Vec::new();
+    let mut rest = theirs;
+    for search in ours {
+        let skip = rest.partition_point(|other| other.puzzle < search.puzzle);
+        rest = &rest[skip..];
+        if let Some(other) = rest.first().filter(|other| other.puzzle == search.puzzle) {
+            paired.push(Pair {
+                time_ns: search.time_ns,
+                baseline_ns: other.time_ns,
+                both_decided: search.decided && other.decided,
+                time_plot: plot(search, our_limit),
+                baseline_plot: plot(other, their_limit),
+            });
+        }
+    }
+    paired
+}
+
+/// A histogram's distribution in 64 points, in microseconds.
+fn cdf_us(times: &Histogram) -> Vec<(f64, f64)> {
+    times
+        .cdf(64)
+        .into_iter()
+        .map(|(fraction, ns)| (fraction, ns as f64 / 1e3))
+        .collect()
+}
+
+/// A strategy's figures per board size, its work in `unit`.
+fn side_summaries(tally: &Tally, unit: Option<Counter>) -> Vec<SideSummary> {
+    tally
+        .by_side
+        .iter()
+        .map(|(side, part)| SideSummary {
+            side: *side,
+            runs: part.runs,
+            median_us: part.times.quantile(0.5) as f64 / 1e3,
+            work_mean: unit
+                .and_then(|unit| part.work.get(&unit))
+                .map(|(total, count)| *total as f64 / (*count).max(1) as f64),
+            time_cdf: cdf_us(&part.times),
+        })
+        .collect()
+}
+
+/// Up to `points` indices of `0..len`, evenly spread, the last one included.
+fn spread(len: usize, points: usize) -> impl Iterator<Item = usize> {
+    let taken = len.min(points);
+    (1..=taken).map(move |i| (i * len).div_ceil(taken) - 1)
 }
 
 #[cfg(test)]
@@ -942,12 +1244,19 @@ mod tests {
         assert_eq!(summary[0].runs, 10);
         assert_eq!(summary[0].total_ns, 14_500);
         assert!((summary[0].mean_us - 1.45).abs() < 1e-9);
-        assert_eq!(summary[0].nodes_total, Some(145));
-        assert_eq!(summary[0].nodes_max, Some(19));
+        assert_eq!(summary[0].work_total, Some(145));
+        assert_eq!(summary[0].work_max, Some(19));
+        assert_eq!(summary[0].work_unit.as_deref(), Some("nodes"));
         assert_eq!(summary[0].ratio, Some(1.0));
         assert_eq!(summary[1].total_ns, 30_315);
-        assert!((summary[1].ratio.unwrap() - 30_315.0 / 14_500.0).abs() < 1e-12);
+        // The geometric mean of the ten ratios (3000 + 7p) / (1000 + 100p).
+        let expected = ((0..10u64)
+            .map(|p| ((3_000 + 7 * p) as f64 / (1_000 + 100 * p) as f64).ln())
+            .sum::<f64>()
+            / 10.0)
+            .exp();
+        assert!((summary[1].ratio.unwrap() - expected).abs() < 1e-12);
         // Clues 20, 21, 22 in turn: puzzles 0,3,6,9 have 20 clues.
-        assert_eq!(summary[1].nodes_by_clues[0], (9, 20, 4, 450.0));
+        assert_eq!(summary[1].work_by_clues[0], (9, 20, 4, 450.0));
     }
 }

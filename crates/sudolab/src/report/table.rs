@@ -5,7 +5,7 @@
 use crate::strategy::Counter;
 
 use super::columns::{ROW_COLUMNS, RowColumn, RowValue, Shown, counter_value};
-use super::{Row, Summary, UnknownReasons};
+use super::{Report, Row, Summary, UnknownReasons};
 
 /// How a column's cells line up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +76,9 @@ pub struct Table {
     pub rows: Vec<Vec<Cell>>,
 }
 
-/// The per-strategy table: verdict tallies (unknown emphasised when not zero), times, nodes
-/// and the baseline ratio. The `solved` column (searches stopped at a solution limit of one)
+/// The per-strategy table: verdict tallies (unknown emphasised when not zero), decided
+/// searches, their times, PAR-2, the work in its named unit, and the geometric-mean ratio to
+/// the baseline with its interval and p-value. The `solved` column (searches stopped at a solution limit of one)
 /// is there when a strategy has any, and so is the column of each reason for `unknown`
 /// (`timed_out`, `node_budget`, `unsupported`, `not_started`, `engine_failed`, `cancelled`)
 /// that any strategy has.
@@ -126,28 +127,35 @@ pub fn summary_table(summaries: &[Summary]) -> Table {
             columns.push((name, Align::Right, warn_count(reason)));
         }
     }
+    let optional = |value: fn(&Summary) -> Option<String>| -> Draw {
+        Box::new(move |s| value(s).unwrap_or_else(|| "-".to_string()).into())
+    };
     columns.extend([
-        ("mean_us", Align::Right, micros_of(|s| s.mean_us)),
+        ("decided", Align::Right, count(|s| s.decided)),
         ("median_us", Align::Right, micros_of(|s| s.median_us)),
+        ("mean_us", Align::Right, micros_of(|s| s.mean_us)),
         ("p90_us", Align::Right, micros_of(|s| s.p90_us)),
-        ("max_us", Align::Right, micros_of(|s| s.max_us)),
+        ("par2_us", Align::Right, micros_of(|s| s.par2_us)),
         (
-            "nodes_mean",
+            "work_mean",
             Align::Right,
-            Box::new(|s| {
-                s.nodes_mean
-                    .map_or_else(|| "-".to_string(), |nodes| format!("{nodes:.1}"))
-                    .into()
-            }),
+            optional(|s| s.work_mean.map(|work| format!("{work:.1}"))),
         ),
+        ("work_unit", Align::Left, optional(|s| s.work_unit.clone())),
         (
             "ratio",
             Align::Right,
-            Box::new(|s| {
-                s.ratio
-                    .map_or_else(|| "-".to_string(), |ratio| format!("{ratio:.2}"))
-                    .into()
-            }),
+            optional(|s| s.ratio.map(|ratio| format!("{ratio:.3}"))),
+        ),
+        (
+            "ratio_95",
+            Align::Right,
+            optional(|s| Some(format!("{:.3}-{:.3}", s.ratio_low?, s.ratio_high?))),
+        ),
+        (
+            "wilcoxon_p",
+            Align::Right,
+            optional(|s| s.wilcoxon_p.map(p_value)),
         ),
     ]);
     Table {
@@ -160,6 +168,56 @@ pub fn summary_table(summaries: &[Summary]) -> Table {
             .map(|summary| columns.iter().map(|(_, _, draw)| draw(summary)).collect())
             .collect(),
     }
+}
+
+/// A p-value: three decimals, or two significant digits below 0.001.
+pub fn p_value(p: f64) -> String {
+    if p < 1e-3 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+/// The sentences under a summary table that say what its statistics are, in the report's
+/// terms: which searches count as decided, PAR-2's limit, the baseline and the bootstrap's
+/// seed.
+pub fn summary_notes(report: &Report) -> Vec<String> {
+    let c = &report.context;
+    let mut notes = vec![
+        "decided: unique, multiple, none (or solved at a solution limit of one) within the \
+         budget; median, mean and p90 are over decided searches only; par2: the mean with an \
+         undecided search counted as twice the time limit"
+            .to_string(),
+    ];
+    let mut limits: Vec<String> = Vec::new();
+    for s in &report.summary {
+        let limit = match s.par2_limit_from.as_str() {
+            "timeout" => format!("timeout {} ms", micros(s.par2_limit_us / 1e3)),
+            _ => format!(
+                "no timeout: the slowest search of the run, {} µs",
+                micros(s.par2_limit_us)
+            ),
+        };
+        if !limits.contains(&limit) {
+            limits.push(limit);
+        }
+    }
+    if !limits.is_empty() {
+        notes.push(format!("par2 time limit: {}", limits.join("; ")));
+    }
+    if let Some(baseline) = &c.baseline {
+        notes.push(format!(
+            "ratio: geometric mean of time / {baseline}'s time over the puzzles both decided; \
+             ratio_95: its 95% percentile bootstrap interval ({} resamples, seed {}); \
+             wilcoxon_p: two-sided Wilcoxon signed-rank test of the paired times (normal \
+             approximation)",
+            c.bootstrap_resamples
+                .unwrap_or(super::stats::BOOTSTRAP_RESAMPLES),
+            c.bootstrap_seed.unwrap_or(super::stats::DEFAULT_SEED),
+        ));
+    }
+    notes
 }
 
 /// A microseconds cell.

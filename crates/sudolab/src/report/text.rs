@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::table::{Align, Cell, Emphasis, summary_table};
+use super::table::{Align, Cell, Emphasis, summary_notes, summary_table};
 use super::{Clock, Report};
 
 /// Renders the per-strategy table, then the problems and input errors. With `colour`, problem
@@ -72,6 +72,9 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
         out.push('\n');
     }
     writeln!(out, "{}", Clock::of(report.context.clock).note()).expect("String write");
+    for note in summary_notes(report) {
+        writeln!(out, "{note}").expect("String write");
+    }
     writeln!(
         out,
         "{} {}, limit {}{}{}",

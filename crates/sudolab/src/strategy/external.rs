@@ -276,6 +276,12 @@ impl Strategy for External {
         self.name
     }
 
+    /// An outside program's work is its own: sudolab cannot count it, only send the budget in
+    /// the header (which the program may honour) and stop the program at its deadline.
+    fn budget_unit(&self) -> super::WorkUnit {
+        super::WorkUnit::None
+    }
+
     fn summary(&self) -> &'static str {
         self.summary
     }
