@@ -46,7 +46,7 @@ pub(crate) struct DiffArgs {
 
     /// Seed of the bootstrap intervals of the time ratios: the same reports and seed give
     /// the same intervals.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = sudolab::report::stats::DEFAULT_SEED)]
     seed: u64,
 }
 

@@ -754,7 +754,7 @@ def generate(
 
 
 def diff(
-    before: Union[str, os.PathLike], after: Union[str, os.PathLike], seed: int = 0
+    before: Union[str, os.PathLike], after: Union[str, os.PathLike], seed: int = 1
 ) -> dict:
     """Compares two JSON reports of the same inputs, as ``sudolab diff``, and returns the diff
     as a dict: ``changes`` (every verdict or count that differs, by puzzle and strategy),

@@ -10,17 +10,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use rand::RngExt;
 use serde::Serialize;
 
+use super::stats::{self, BOOTSTRAP_RESAMPLES};
 use super::{Report, Row};
-use crate::strategy::rng;
 use crate::strategy::{Counter, Verdict};
-
-/// Resamples of the bootstrap interval: enough for stable 2.5% and 97.5% percentiles
-/// (about 50 resamples beyond each), few enough for a 50,000-puzzle corpus in well under a
-/// second per strategy.
-pub const RESAMPLES: usize = 2000;
 
 /// Puzzles both runs must decide before a time ratio is called slower or faster: below it a
 /// bootstrap interval is too unstable to mean anything.
@@ -106,6 +100,9 @@ pub struct Ratio {
     pub low: f64,
     /// Its upper end.
     pub high: f64,
+    /// The two-sided p-value of the paired Wilcoxon signed-rank test (`report::stats`), `null`
+    /// when every pair is a tie.
+    pub p_value: Option<f64>,
     /// `slower` or `faster` when the interval excludes 1, `unchanged` when it holds it, and
     /// `too few` below [`MIN_PAIRS`] puzzles.
     pub change: &'static str,
@@ -391,15 +388,13 @@ fn ratio(pairs: &[(&Row, &Row)], seed: u64, stream: u64) -> Option<Ratio> {
         } else {
             row.time_ns
         };
-        // A search too short for the clock counts as one nanosecond, not as a zero that
-        // would make the ratio infinite.
-        ns.max(1) as f64
+        // `stats::log_ratios` floors a time at one nanosecond.
+        ns
     };
-    let logs: Vec<f64> = pairs
-        .iter()
-        .map(|(a, b)| (time(b) / time(a)).ln())
-        .collect();
-    let (geomean, low, high) = bootstrap(&logs, seed, stream);
+    let times: Vec<(u64, u64)> = pairs.iter().map(|(a, b)| (time(b), time(a))).collect();
+    let logs = stats::log_ratios(&times);
+    let geomean = stats::geometric_mean(&logs)?;
+    let (low, high) = stats::bootstrap_interval(&logs, seed, stream, BOOTSTRAP_RESAMPLES)?;
     let change = if pairs.len() < MIN_PAIRS {
         "too few"
     } else if low > 1.0 {
@@ -415,26 +410,9 @@ fn ratio(pairs: &[(&Row, &Row)], seed: u64, stream: u64) -> Option<Ratio> {
         geomean,
         low,
         high,
+        p_value: stats::wilcoxon_p(&times),
         change,
     })
-}
-
-/// `exp` of the mean of `logs`, and the 2.5% and 97.5% percentiles of the means of
-/// [`RESAMPLES`] resamples with replacement (the percentile bootstrap, Efron 1979).
-fn bootstrap(logs: &[f64], seed: u64, stream: u64) -> (f64, f64, f64) {
-    let n = logs.len();
-    let mean = |sum: f64| sum / n as f64;
-    let point = mean(logs.iter().sum()).exp();
-    if n == 1 {
-        return (point, point, point);
-    }
-    let mut rng = rng::stream(seed, stream);
-    let mut means: Vec<f64> = (0..RESAMPLES)
-        .map(|_| mean((0..n).map(|_| logs[rng.random_range(0..n)]).sum()))
-        .collect();
-    means.sort_by(f64::total_cmp);
-    let at = |q: f64| means[((RESAMPLES as f64 - 1.0) * q).round() as usize].exp();
-    (point, at(0.025), at(0.975))
 }
 
 /// The diff as text for a terminal: the changes, then a table per strategy.
@@ -487,7 +465,7 @@ pub fn text(diff: &Diff) -> String {
     let _ = writeln!(
         out,
         "time ratio: second / first, geometric mean over the puzzles both decided; interval: \
-         {RESAMPLES} bootstrap resamples, seed {}",
+         {BOOTSTRAP_RESAMPLES} bootstrap resamples, seed {}",
         diff.seed
     );
     out
@@ -530,7 +508,7 @@ pub fn markdown(diff: &Diff) -> String {
     let _ = writeln!(
         out,
         "\nTime ratio: second / first, geometric mean over the puzzles both runs decided; \
-         interval: {RESAMPLES} bootstrap resamples, seed {}.",
+         interval: {BOOTSTRAP_RESAMPLES} bootstrap resamples, seed {}.",
         diff.seed
     );
     out
@@ -594,7 +572,7 @@ pub fn html(diff: &Diff) -> String {
     let _ = writeln!(
         out,
         "</table>\n<p>Time ratio: second / first, geometric mean over the puzzles both runs \
-         decided; interval: {RESAMPLES} bootstrap resamples, seed {}.</p>\n</body></html>",
+         decided; interval: {BOOTSTRAP_RESAMPLES} bootstrap resamples, seed {}.</p>\n</body></html>",
         diff.seed
     );
     out
@@ -634,10 +612,11 @@ fn cells(strategy: &StrategyDiff) -> [String; 6] {
     }
     let ratio = match &strategy.ratio {
         Some(r) => format!(
-            "{:.3}x ({:.3}-{:.3}, {} on {}){}",
+            "{:.3}x ({:.3}-{:.3}, p {}, {} on {}){}",
             r.geomean,
             r.low,
             r.high,
+            r.p_value.map_or_else(|| "-".into(), |p| format!("{p:.2e}")),
             r.clock,
             r.puzzles,
             match r.change {
@@ -674,25 +653,4 @@ fn cells(strategy: &StrategyDiff) -> [String; 6] {
 
 fn markdown_cell(text: &str) -> String {
     text.replace('|', "\\|")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bootstrap_is_seeded_and_brackets_the_geometric_mean() {
-        let logs: Vec<f64> = (0..200).map(|i| (f64::from(i % 7) - 3.0) * 0.1).collect();
-        let (point, low, high) = bootstrap(&logs, 7, 0);
-        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
-        assert!((point - mean.exp()).abs() < 1e-12);
-        assert!(low < point && point < high, "{low} {point} {high}");
-        assert_eq!(bootstrap(&logs, 7, 0), (point, low, high));
-        assert_ne!(bootstrap(&logs, 8, 0).1.to_bits(), low.to_bits());
-        // Every ratio 2: the interval is exactly 2 at both ends.
-        let twice = vec![2f64.ln(); 50];
-        let (point, low, high) = bootstrap(&twice, 1, 0);
-        assert!((point - 2.0).abs() < 1e-12 && (low - 2.0).abs() < 1e-12);
-        assert!((high - 2.0).abs() < 1e-12);
-    }
 }
