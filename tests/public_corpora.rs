@@ -679,3 +679,13 @@ fn the_rating_follows_sudoku_explainer_on_the_rated_corpus() {
         "Kendall {tau:.4} (Spearman {rho:.4})"
     );
 }
+
+/// Felgenhauer and Jarvis (2005): 6,670,903,752,021,072,936,960 9x9 grids, by the band method
+/// (`sudolab grids count --box 3x3`). Not a corpus check, but minutes of CPU: it runs in this
+/// release-built step rather than in the README's test command.
+#[test]
+fn the_9x9_grid_count_is_felgenhauer_and_jarvis() {
+    let count = sudolab::grids::count_grids(Shape::new(3, 3).expect("a valid shape"))
+        .expect("9x9 is counted");
+    assert_eq!(count.grids, 6_670_903_752_021_072_936_960);
+}

@@ -41,7 +41,7 @@ pub(crate) struct DiffArgs {
 
     /// Also write the diff into FILE, in the form its extension names (.txt, .md, .json,
     /// .html).
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     out: Vec<PathBuf>,
 
     /// Seed of the bootstrap intervals of the time ratios: the same reports and seed give

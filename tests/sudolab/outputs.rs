@@ -436,7 +436,8 @@ fn the_bundled_experiment_reads_the_puzzles_of_compare_without_files() {
 }
 
 /// The workload of the interrupt tests: three quick 4x4 puzzles, then minimal 16x16 ones that
-/// `scan` works on until it is interrupted (a 20 s budget each), on one job.
+/// `scan` works on until it is interrupted (no work budget and a 20 s timeout each), on one
+/// job.
 fn interrupted_compare(dir: &Path, strategies: &str, signal: &str) -> (i32, String, PathBuf) {
     let corpus = dir.join("mixed.txt");
     let sixteen = std::fs::read_to_string(
@@ -450,7 +451,17 @@ fn interrupted_compare(dir: &Path, strategies: &str, signal: &str) -> (i32, Stri
     .unwrap();
     let report = dir.join("r.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(["compare", "-s", strategies, "--timeout", "20s", "-j", "1"])
+        .args([
+            "compare",
+            "-s",
+            strategies,
+            "--budget",
+            "0",
+            "--timeout",
+            "20s",
+            "-j",
+            "1",
+        ])
         .arg(&corpus)
         .arg("-r")
         .arg(&report)

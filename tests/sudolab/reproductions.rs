@@ -91,15 +91,6 @@ fn boxes_out_of_reach_are_refused() {
     );
 }
 
-/// Felgenhauer and Jarvis (2005): 6,670,903,752,021,072,936,960 9x9 grids. Minutes of CPU, so
-/// it runs in the step that enables the `public-corpora` feature.
-#[cfg(feature = "public-corpora")]
-#[test]
-fn the_9x9_count_is_felgenhauer_and_jarvis() {
-    let count = sudolab::grids::count_grids(Shape::new(3, 3).unwrap()).unwrap();
-    assert_eq!(count.grids, 6_670_903_752_021_072_936_960);
-}
-
 /// Every solution of the empty board of `shape` whose cells agree with `given`, by `fast`.
 fn completions(given: &Grid) -> Vec<Grid> {
     let mut found = Vec::new();

@@ -351,7 +351,8 @@ fn every_form_names_the_work_unit_and_carries_the_statistics() {
             .contains("ratio: geometric mean of time / fast's time over the puzzles both decided")
     );
     assert!(run.stdout.contains("(1000 resamples, seed 1)"));
-    assert!(run.stdout.contains("par2 time limit: timeout 1000 ms"));
+    // compare's default wall-clock timeout, the safety net above the work budgets.
+    assert!(run.stdout.contains("par2 time limit: timeout 30000 ms"));
     let report = read_report(&json);
     assert_eq!(report.format, "sudolab-report/2");
     let units: Vec<Option<&str>> = report

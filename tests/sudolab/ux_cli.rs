@@ -532,9 +532,12 @@ fn every_help_example_runs_on_a_fresh_clone() {
     }
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Every subcommand that does something shows how; the two groups' members do, and the
+    // Every subcommand that does something shows how; the three groups' members do, and the
     // registry listing needs no example.
-    assert_eq!(without_examples, ["explain", "strategies", "export"]);
+    assert_eq!(
+        without_examples,
+        ["grids", "explain", "strategies", "export"]
+    );
     assert!(ran.len() >= 20, "{ran:#?}");
     eprintln!("{}", ran.join("\n"));
 }
