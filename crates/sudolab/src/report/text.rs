@@ -26,14 +26,8 @@ enum Problems {
     ShownAbove,
 }
 
-fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
-    let paint = |code: &str, text: String| {
-        if colour {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text
-        }
-    };
+/// The summary table in aligned columns, warnings painted.
+fn aligned_summary(report: &Report, paint: &dyn Fn(&str, String) -> String) -> String {
     let mut out = String::new();
     let table = summary_table(&report.summary);
     let mut lines: Vec<Vec<&Cell>> = Vec::new();
@@ -71,6 +65,18 @@ fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
+    out
+}
+
+fn render_table(report: &Report, colour: bool, problems: Problems) -> String {
+    let paint = |code: &str, text: String| {
+        if colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text
+        }
+    };
+    let mut out = aligned_summary(report, &paint);
     writeln!(out, "{}", Clock::of(report.context.clock).note()).expect("String write");
     for note in summary_notes(report) {
         writeln!(out, "{note}").expect("String write");
