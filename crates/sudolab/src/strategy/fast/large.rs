@@ -326,6 +326,23 @@ impl Solver<'_> {
         Some(changed)
     }
 
+    /// Fills `places` with each digit's places among `house`'s unplaced cells (bit `i` for the
+    /// house's `i`-th cell).
+    fn collect_places(&mut self, board: &[u64], house: &[u16]) {
+        self.places.fill(0);
+        for (i, &cell) in house.iter().enumerate() {
+            let mut candidates = board[cell as usize];
+            if candidates.is_power_of_two() {
+                continue;
+            }
+            while candidates != 0 {
+                let digit = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                self.places[digit] |= 1u64 << i;
+            }
+        }
+    }
+
     /// One pass of naked and hidden pairs over every house.
     fn pairs(&mut self, board: &mut [u64]) -> Option<bool> {
         let layout = self.layout;
@@ -352,18 +369,7 @@ impl Solver<'_> {
                 }
             }
             // Hidden pairs: two digits whose places in the house are the same two cells.
-            self.places.fill(0);
-            for (i, &cell) in house.iter().enumerate() {
-                let mut candidates = board[cell as usize];
-                if candidates.is_power_of_two() {
-                    continue;
-                }
-                while candidates != 0 {
-                    let digit = candidates.trailing_zeros() as usize;
-                    candidates &= candidates - 1;
-                    self.places[digit] |= 1u64 << i;
-                }
-            }
+            self.collect_places(board, house);
             for first in 0..side {
                 let spots = self.places[first];
                 if spots.count_ones() != 2 {
@@ -486,18 +492,7 @@ impl Solver<'_> {
         let side = layout.side;
         let houses_per_cell = (layout.houses.len() / layout.cells).max(1) as u64;
         for (index, house) in layout.houses.chunks_exact(side).enumerate() {
-            self.places.fill(0);
-            for (i, &cell) in house.iter().enumerate() {
-                let mut candidates = board[cell as usize];
-                if candidates.is_power_of_two() {
-                    continue;
-                }
-                while candidates != 0 {
-                    let digit = candidates.trailing_zeros() as usize;
-                    candidates &= candidates - 1;
-                    self.places[digit] |= 1u64 << i;
-                }
-            }
+            self.collect_places(board, house);
             // Scaled by the houses a cell has on average, so that a digit and a cell of
             // equally weighted houses compare by their counts alone.
             let weight = self.weights[index] * houses_per_cell;
@@ -521,11 +516,7 @@ impl Solver<'_> {
     /// A board where every cell has one candidate: a solution (every placement was removed
     /// from its peers, so no house repeats a digit).
     fn report(&mut self, board: &[u64]) -> bool {
-        let mut grid = self.puzzle.clone().without_rules();
-        for (cell, &bit) in board.iter().enumerate() {
-            grid.set(cell, bit.trailing_zeros() as u8 + 1);
-        }
-        self.tally.report(&grid)
+        self.tally.report(&super::solved_grid(self.puzzle, board))
     }
 }
 

@@ -388,12 +388,17 @@ impl Solver<'_> {
 
     /// A board where every cell has one candidate: a solution (propagation checked every house).
     fn report(&mut self, board: &[u64]) -> bool {
-        let mut grid = self.puzzle.clone().without_rules();
-        for (cell, &bit) in board.iter().enumerate() {
-            grid.set(cell, bit.trailing_zeros() as u8 + 1);
-        }
-        self.tally.report(&grid)
+        self.tally.report(&solved_grid(self.puzzle, board))
     }
+}
+
+/// The grid of `puzzle`'s board whose every cell has one candidate (bit `d` for digit `d + 1`).
+fn solved_grid(puzzle: &Grid, board: &[u64]) -> Grid {
+    let mut grid = puzzle.clone().without_rules();
+    for (cell, &bit) in board.iter().enumerate() {
+        grid.set(cell, bit.trailing_zeros() as u8 + 1);
+    }
+    grid
 }
 
 #[cfg(test)]
