@@ -78,9 +78,12 @@ def test_python_reports_merge_with_the_cli(root, cli, tmp_path, monkeypatch):
         [str(cli), *map(str, args)], cwd=root, check=True, capture_output=True, text=True
     )
     strategies = ",".join(STRATEGIES)
-    run("compare", *files, "-s", strategies, "--timeout", "0", "--shard", "2/2",
+    # Python has no work budget yet: the command line's shards run without one too, or the
+    # merge would refuse shards of different options.
+    run("compare", *files, "-s", strategies, "--timeout", "0", "--budget", "0", "--shard", "2/2",
         "--report", tmp_path / "shard2.json")
-    run("compare", *files, "-s", strategies, "--timeout", "0", "--report", tmp_path / "whole.json")
+    run("compare", *files, "-s", strategies, "--timeout", "0", "--budget", "0",
+        "--report", tmp_path / "whole.json")
     # A merge refuses shards built from different commits. In a working tree the wheel and the
     # binary can come from different commits (CI builds both from one), so the Python shard
     # takes the binary's commit; everything else in its context must match as it is.

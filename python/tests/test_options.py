@@ -53,11 +53,21 @@ NOT_IN_PYTHON = {
 }
 
 #: Options not reachable from Python yet: generate's filters and models live in the command
-#: line's generate, not in the library the package calls.
+#: line's generate, not in the library the package calls; work budgets, outside solvers and
+#: the plots' SVG files are the command line's so far (a Python run stops at its timeout).
 NOT_YET = {
     "generate": {"verify", "rating", "technique", "propagation", "te-depth", "variant", "rules",
                  "model", "holes", "balance"},
+    "compare": {"budget", "external", "plots"},
+    "count": {"budget"},
+    "solve": {"budget"},
+    "run": {"allow-external"},
 }
+
+#: Defaults that differ on purpose, and why: without a work budget, Python's compare keeps the
+#: 1 s timeout that the command line's default work budgets replaced (its 30 s is only a
+#: safety net above them).
+OTHER_DEFAULT = {("compare", "timeout"): ("1s", "30s")}
 
 #: Python's options that the command has not, and why.
 PYTHON_ONLY = {
@@ -112,6 +122,9 @@ def test_python_defaults_are_the_command_lines(cli, command):
         if option not in python:
             continue
         mine = python[option]
+        if (command, option) in OTHER_DEFAULT:
+            assert (str(mine), default) == OTHER_DEFAULT[(command, option)]
+            continue
         if default is None:
             # No default on the command line: nothing set (None, or False for a flag).
             assert mine is None or mine is False, (command, option, mine)
