@@ -133,6 +133,21 @@ pub(super) fn search(
     solver.tally.outcome()
 }
 
+/// One bit set in a nonzero word. Tested without a popcount: the default x86-64 target has
+/// none, and `count_ones` (which `is_power_of_two` calls) is then a dozen instructions, in the
+/// loops that every propagation round runs over every cell.
+#[inline]
+fn single(word: u64) -> bool {
+    word & word.wrapping_sub(1) == 0
+}
+
+/// Exactly two bits set, tested without a popcount (see [`single`]).
+#[inline]
+fn two(word: u64) -> bool {
+    let rest = word & word.wrapping_sub(1);
+    rest != 0 && single(rest)
+}
+
 /// A branch point: a cell and its candidates, or a digit and its places in a house.
 #[derive(Clone, Copy)]
 enum Split {
@@ -192,7 +207,7 @@ impl Solver<'_> {
                     return false;
                 }
                 board[peer] = left;
-                if left.is_power_of_two() {
+                if single(left) {
                     self.queue.push(peer as u16);
                 }
             }
@@ -221,7 +236,7 @@ impl Solver<'_> {
             return None;
         }
         board[cell] = left;
-        if left.is_power_of_two() {
+        if single(left) {
             self.queue.clear();
             if !self.place_one(board, cell, left) || !self.drain(board) {
                 return None;
@@ -266,7 +281,7 @@ impl Solver<'_> {
             let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
             for &cell in house {
                 let candidates = board[cell as usize];
-                if candidates.is_power_of_two() {
+                if single(candidates) {
                     placed |= candidates;
                 } else {
                     twice |= once & candidates;
@@ -332,7 +347,7 @@ impl Solver<'_> {
         self.places.fill(0);
         for (i, &cell) in house.iter().enumerate() {
             let mut candidates = board[cell as usize];
-            if candidates.is_power_of_two() {
+            if single(candidates) {
                 continue;
             }
             while candidates != 0 {
@@ -352,7 +367,7 @@ impl Solver<'_> {
             // Naked pairs: two unplaced cells with the same two candidates.
             for (i, &a) in house.iter().enumerate() {
                 let pair = board[a as usize];
-                if pair.count_ones() != 2 {
+                if !two(pair) {
                     continue;
                 }
                 let Some(j) = house[i + 1..]
@@ -372,7 +387,7 @@ impl Solver<'_> {
             self.collect_places(board, house);
             for first in 0..side {
                 let spots = self.places[first];
-                if spots.count_ones() != 2 {
+                if !two(spots) {
                     continue;
                 }
                 let Some(offset) = self.places[first + 1..]
@@ -472,10 +487,10 @@ impl Solver<'_> {
         // The best ratio so far as a fraction `count / weight`.
         let (mut best_count, mut best_weight) = (u64::MAX, 1u64);
         for (cell, &candidates) in board.iter().enumerate() {
-            let count = u64::from(candidates.count_ones());
-            if count < 2 {
+            if single(candidates) {
                 continue;
             }
+            let count = u64::from(candidates.count_ones());
             let weight: u64 = layout
                 .houses_of_cell(cell)
                 .iter()
@@ -497,10 +512,12 @@ impl Solver<'_> {
             // equally weighted houses compare by their counts alone.
             let weight = self.weights[index] * houses_per_cell;
             for (digit, &spots) in self.places.iter().enumerate() {
+                if single(spots) {
+                    continue;
+                }
                 let count = u64::from(spots.count_ones());
-                if count >= 2
-                    && u128::from(count) * u128::from(best_weight)
-                        < u128::from(best_count) * u128::from(weight)
+                if u128::from(count) * u128::from(best_weight)
+                    < u128::from(best_count) * u128::from(weight)
                 {
                     best = Some(Split::Digit {
                         house: index,
