@@ -583,6 +583,32 @@ mod tests {
         (0..9).map(|i| (top + i / 3) * 9 + left + i % 3).collect()
     }
 
+    /// The popcount-free tests agree with `count_ones` on the words the rules see (never zero
+    /// for a cell; zero for a digit's places once it is placed), the top bit of a 64x64 board
+    /// included.
+    #[test]
+    fn one_and_two_bits_are_told_without_a_popcount() {
+        let words = [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            0x1ff,
+            1 << 24,
+            1 << 63,
+            (1 << 63) | 1,
+            u64::MAX,
+        ];
+        for word in words {
+            assert_eq!(single(word), word.count_ones() == 1, "{word:#x}");
+            assert_eq!(two(word), word.count_ones() == 2, "{word:#x}");
+        }
+        assert!(!two(0));
+    }
+
     #[test]
     fn geometry_pairs_each_box_with_its_three_rows_and_three_columns() {
         let geometry = Geometry::new(Layout::of(Shape::CLASSIC));
