@@ -288,8 +288,7 @@ def test_a_report_of_an_unknown_form_is_an_option_error(tmp_path):
 
 
 #: A minimal 9x9 puzzle on which every engine searches (mrv needs many nodes).
-HARD = (".6.3....2...5.94..7............1.5..184.........7..9........6.3.7.....9.59..84..."
-        "")
+HARD = ".6.3....2...5.94..7............1.5..184.........7..9........6.3.7.....9.59..84..."
 
 
 def test_work_budgets_stop_at_the_same_point_and_are_each_engines_by_default():
