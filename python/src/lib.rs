@@ -449,7 +449,7 @@ fn side_file(name: &str, path: Option<PathBuf>, kind: SideKind) -> PyResult<Opti
 /// Runs strategies over puzzles through sudolab's experiment pipeline (`compare`, and `count`
 /// and `solve` with one strategy).
 #[pyfunction]
-#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new(), baseline=None, clock="cpu", sample=None, seed=1, expect_counts=None, expect_solutions=None, command=String::new(), unique=false, one_engine=false, variant=None, randomize=None, restarts=None, budget=None, default_budgets=false, external=Vec::new(), plots=None))]
+#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new(), baseline=None, clock="cpu", sample=None, seed=1, expect_counts=None, expect_solutions=None, command=String::new(), unique=false, one_engine=false, variant=None, randomize=None, restarts=None, budget=None, external=Vec::new(), plots=None))]
 #[allow(clippy::too_many_arguments)]
 fn py_experiment(
     py: Python<'_>,
@@ -479,35 +479,18 @@ fn py_experiment(
     randomize: Option<u64>,
     restarts: Option<&str>,
     budget: Option<u64>,
-    default_budgets: bool,
     external: Vec<outside::ExternalSpec>,
     plots: Option<PathBuf>,
 ) -> PyResult<Comparison> {
     let variant = puzzles::variant(variant)?;
     let selection = self::selection(shard, sample, seed)?;
-    // `count` and `solve` take one engine or `auto`, as their `--strategy`: per puzzle, fast
-    // up to 12x12 and sat above (the other where that one refuses the puzzle; with a node or
-    // work budget, only engines that can follow it). Each engine then runs a plan of its own
-    // on the puzzles it takes.
-    let auto = one_engine
-        && matches!(strategies.as_slice(), [outside::Spec::Name(name)] if name == "auto");
     let budgets = Budgets {
         nodes: max_nodes.is_some(),
         work: budget.is_some_and(|budget| budget > 0),
     };
     // Released (their Python objects dropped) when this call returns.
     let mut functions = outside::Functions::default();
-    let strategies = if auto {
-        let mut engines = EngineChoice::Auto.engines();
-        engines.retain(|engine| usable(*engine, budgets));
-        engines
-    } else {
-        let chosen = outside::strategies(strategies, external, &mut functions)?;
-        if chosen.is_empty() {
-            return Err(errors::option("strategies: give at least one strategy"));
-        }
-        chosen
-    };
+    let (auto, strategies) = chosen(strategies, external, one_engine, budgets, &mut functions)?;
     if one_engine {
         check_budget(&strategies, budget)?;
     }
@@ -541,16 +524,8 @@ fn py_experiment(
         cancel: Some(Arc::clone(&cancel)),
         ..Plan::new(&strategies, &limits)
     };
-    // `compare`'s work budget, as its `--budget`: each engine's calibrated default unless one
-    // is given, 0 for none.
-    if default_budgets {
-        for entry in &mut plan.entries {
-            entry.limits.budget = match budget {
-                Some(0) => None,
-                Some(budget) => Some(budget),
-                None => entry.strategy.default_budget(),
-            };
-        }
+    if !one_engine {
+        compare_budgets(&mut plan, budget);
     }
     // One plan for every strategy, or with `auto` one per engine it may choose.
     let plans: Vec<Plan> = if auto {
@@ -606,6 +581,44 @@ fn py_experiment(
         }
         Err(Err(parse)) => Err(errors::parse(&parse)),
         Err(Ok(internal)) => Err(errors::internal(&internal)),
+    }
+}
+
+/// The strategies of a run, and whether they are `auto`'s: `count` and `solve` take one engine
+/// or `auto`, as their `--strategy` (per puzzle, fast up to 12x12 and sat above, the other
+/// where that one refuses the puzzle; with a node or work budget, only engines that can follow
+/// it; each engine then runs a plan of its own on the puzzles it takes); `compare` takes names,
+/// functions and outside programs.
+fn chosen(
+    specs: Vec<outside::Spec>,
+    external: Vec<outside::ExternalSpec>,
+    one_engine: bool,
+    budgets: Budgets,
+    functions: &mut outside::Functions,
+) -> PyResult<(bool, Vec<&'static dyn Strategy>)> {
+    let auto =
+        one_engine && matches!(specs.as_slice(), [outside::Spec::Name(name)] if name == "auto");
+    if auto {
+        let mut engines = EngineChoice::Auto.engines();
+        engines.retain(|engine| usable(*engine, budgets));
+        return Ok((true, engines));
+    }
+    let chosen = outside::strategies(specs, external, functions)?;
+    if chosen.is_empty() {
+        return Err(errors::option("strategies: give at least one strategy"));
+    }
+    Ok((false, chosen))
+}
+
+/// `compare`'s work budget, as its `--budget`: each engine's calibrated default unless one is
+/// given, 0 for none.
+fn compare_budgets(plan: &mut Plan, budget: Option<u64>) {
+    for entry in &mut plan.entries {
+        entry.limits.budget = match budget {
+            Some(0) => None,
+            Some(budget) => Some(budget),
+            None => entry.strategy.default_budget(),
+        };
     }
 }
 

@@ -790,7 +790,6 @@ def compare(
             variant=variant,
             command=f"python: sudolab.compare(strategies={names!r}, limit={limit})",
             budget=budget,
-            default_budgets=True,
             external=_externals(external),
             plots=_path(plots),
         )

@@ -44,7 +44,6 @@ def experiment(
     randomize: Optional[int] = None,
     restarts: Optional[str] = None,
     budget: Optional[int] = None,
-    default_budgets: bool = False,
     external: list[_External] = ...,
     plots: Optional[str] = None,
 ) -> _Comparison: ...
