@@ -11,6 +11,7 @@
 //! `KeyboardInterrupt`. A panic on a worker thread becomes `sudolab.Error`.
 
 mod errors;
+mod outside;
 mod puzzles;
 mod tables;
 
@@ -34,7 +35,7 @@ use sudolab::experiment::{
 use sudolab::generate::{self, Symmetry};
 use sudolab::model::{Grid, Shape, to_one_line};
 use sudolab::report::{Clock, Context, PuzzleProblem, Row, Sink, SinkError, Summary};
-use sudolab::strategy::{self, Counter, EngineChoice, Limits, Strategy, Verdict};
+use sudolab::strategy::{self, Counter, EngineChoice, Limits, Strategy, Verdict, WorkUnit};
 use sudolab::trace;
 
 use tables::{Columns, RowsBuilder};
@@ -146,9 +147,35 @@ fn jobs(jobs: Option<i64>) -> PyResult<usize> {
     }
 }
 
-/// Whether `auto` may choose `engine`: with a node budget, only an engine that counts nodes.
-fn usable(engine: &dyn Strategy, node_budget: bool) -> bool {
-    !node_budget || engine.counters().contains(&Counter::Nodes)
+/// The budgets `auto` must be able to follow: a node budget, a work budget.
+#[derive(Clone, Copy)]
+struct Budgets {
+    nodes: bool,
+    work: bool,
+}
+
+/// Whether `auto` may choose `engine`: with a node budget, only an engine that counts nodes;
+/// with a work budget, only one that has a unit to count it in.
+fn usable(engine: &dyn Strategy, budgets: Budgets) -> bool {
+    (!budgets.nodes || engine.counters().contains(&Counter::Nodes))
+        && (!budgets.work || engine.budget_unit() != WorkUnit::None)
+}
+
+/// Refuses a work budget for an engine that has no unit to count it in (as `count` and `solve`
+/// on the command line do): it could not stop it.
+fn check_budget(strategies: &[&'static dyn Strategy], budget: Option<u64>) -> PyResult<()> {
+    if budget.is_some_and(|budget| budget > 0)
+        && let Some(strategy) = strategies
+            .iter()
+            .find(|s| s.budget_unit() == WorkUnit::None)
+    {
+        return Err(errors::option(&format!(
+            "budget: {} has no work budget (nothing inside its crate's search can be counted), \
+             so it cannot stop it; give it a timeout instead",
+            strategy.name()
+        )));
+    }
+    Ok(())
 }
 
 /// Limits of every search, refusing a node budget for an engine that counts no nodes (as the
@@ -181,6 +208,8 @@ fn limits(
 /// What a run of a plan gives back before it becomes tables.
 struct Collected {
     rows: Gathered,
+    /// The plots' files (name, SVG text), when asked for.
+    plots: Vec<(String, String)>,
     problems: Vec<PuzzleProblem>,
     input_errors: Vec<String>,
     interrupted: bool,
@@ -245,6 +274,7 @@ impl Collected {
             counters.dedup();
             *solutions |= more_solutions;
         }
+        self.plots.extend(other.plots);
         self.problems.extend(other.problems);
         self.problems.sort_by_key(|problem| problem.puzzle);
         self.input_errors.extend(other.input_errors);
@@ -301,7 +331,7 @@ enum Keep {
 
 /// Runs `plan` over `puzzles` (called on the worker thread) through the library's session:
 /// every row and problem collected in input order (the rows kept for a merge when `hold`),
-/// and written to the reports when there are any.
+/// and written to the reports when there are any; with `plots`, the plots' SVG files drawn.
 fn collect(
     plan: &Plan,
     puzzles: Puzzles<'_>,
@@ -309,6 +339,7 @@ fn collect(
     context: Context,
     sinks: Vec<Sink>,
     hold: bool,
+    plots: bool,
 ) -> Result<Collected, String> {
     let mut builder = RowsBuilder::new(&plan.counters(), solutions != Keep::None);
     let mut kept = Vec::new();
@@ -343,14 +374,44 @@ fn collect(
     } else {
         Gathered::Streamed(builder)
     };
+    // A run of no puzzle draws no plot (as on the command line).
+    let plots = if plots && compared.report.puzzles > 0 {
+        sudolab::report::plots::files(&compared.report)
+    } else {
+        Vec::new()
+    };
     Ok(Collected {
         rows,
+        plots,
         summary: compared.report.summary,
         context: compared.report.context,
         problems: compared.report.problems,
         input_errors: compared.report.input_errors,
         interrupted: compared.ended.interrupted,
     })
+}
+
+/// Writes the plots' SVG files into `dir` (made when missing), as `--plots DIR`.
+fn write_plots(dir: &std::path::Path, files: &[(String, String)]) -> PyResult<()> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir).map_err(|err| {
+        errors::input(&format!(
+            "plots: {}: cannot make the plots directory: {err}",
+            dir.display()
+        ))
+    })?;
+    for (name, svg) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, svg).map_err(|err| {
+            errors::input(&format!(
+                "plots: {}: cannot write the plot: {err}",
+                path.display()
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// A part of the report as the JSON report writes it.
@@ -388,12 +449,12 @@ fn side_file(name: &str, path: Option<PathBuf>, kind: SideKind) -> PyResult<Opti
 /// Runs strategies over puzzles through sudolab's experiment pipeline (`compare`, and `count`
 /// and `solve` with one strategy).
 #[pyfunction]
-#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new(), baseline=None, clock="cpu", sample=None, seed=1, expect_counts=None, expect_solutions=None, command=String::new(), unique=false, one_engine=false, variant=None, randomize=None, restarts=None))]
+#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new(), baseline=None, clock="cpu", sample=None, seed=1, expect_counts=None, expect_solutions=None, command=String::new(), unique=false, one_engine=false, variant=None, randomize=None, restarts=None, budget=None, external=Vec::new(), plots=None))]
 #[allow(clippy::too_many_arguments)]
 fn py_experiment(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
-    strategies: Vec<String>,
+    strategies: Vec<outside::Spec>,
     limit: u64,
     timeout: Option<&Bound<'_, PyAny>>,
     max_nodes: Option<u64>,
@@ -417,21 +478,22 @@ fn py_experiment(
     variant: Option<&str>,
     randomize: Option<u64>,
     restarts: Option<&str>,
+    budget: Option<u64>,
+    external: Vec<outside::ExternalSpec>,
+    plots: Option<PathBuf>,
 ) -> PyResult<Comparison> {
     let variant = puzzles::variant(variant)?;
     let selection = self::selection(shard, sample, seed)?;
-    // `count` and `solve` take one engine or `auto`, as their `--strategy`: per puzzle, fast
-    // up to 12x12 and sat above (the other where that one refuses the puzzle; with a node
-    // budget, only engines that count nodes). Each engine then runs a plan of its own on the
-    // puzzles it takes.
-    let auto = one_engine && matches!(strategies.as_slice(), [name] if name == "auto");
-    let strategies = if auto {
-        let mut engines = EngineChoice::Auto.engines();
-        engines.retain(|engine| usable(*engine, max_nodes.is_some()));
-        engines
-    } else {
-        strategies_named(&strategies)?
+    let budgets = Budgets {
+        nodes: max_nodes.is_some(),
+        work: budget.is_some_and(|budget| budget > 0),
     };
+    // Released (their Python objects dropped) when this call returns.
+    let mut functions = outside::Functions::default();
+    let (auto, strategies) = chosen(strategies, external, one_engine, budgets, &mut functions)?;
+    if one_engine {
+        check_budget(&strategies, budget)?;
+    }
     if let Some(baseline) = &baseline
         && !strategies.iter().any(|s| s.name() == baseline)
     {
@@ -449,11 +511,12 @@ fn py_experiment(
         solutions: side_file("expect_solutions", expect_solutions, SideKind::Solutions)?,
     };
     let mut limits = limits(&strategies, limit, duration("timeout", timeout)?, max_nodes)?;
+    limits.budget = budget.filter(|&budget| budget > 0);
     randomized(&strategies, limit, randomize, restarts, &mut limits)?;
     let (order, repeats) = order_and_repeats(order, repeat, warmup)?;
     let shape = shape(r#box)?;
     let cancel = Arc::new(AtomicBool::new(false));
-    let plan = Plan {
+    let mut plan = Plan {
         repeats,
         order,
         jobs: self::jobs(jobs)?,
@@ -461,6 +524,9 @@ fn py_experiment(
         cancel: Some(Arc::clone(&cancel)),
         ..Plan::new(&strategies, &limits)
     };
+    if !one_engine {
+        compare_budgets(&mut plan, budget);
+    }
     // One plan for every strategy, or with `auto` one per engine it may choose.
     let plans: Vec<Plan> = if auto {
         strategies
@@ -478,6 +544,7 @@ fn py_experiment(
     context.baseline = baseline;
     context.clock = Some(clock);
     let raw = puzzles::take(puzzles)?;
+    let draw = plots.is_some();
     let collected = detached(py, &cancel, move || {
         let mut items = puzzles::parse(raw, shape).map_err(Err)?;
         puzzles::apply_variant(&mut items, variant.as_ref()).map_err(Err)?;
@@ -494,20 +561,64 @@ fn py_experiment(
             (true, false) => Keep::First,
             (true, true) => Keep::Unique,
         };
-        let node_budget = max_nodes.is_some();
         run_plans(
             &plans,
             items,
-            auto.then_some(node_budget),
+            auto.then_some(budgets),
             keep,
             &context,
             sinks,
+            draw,
         )
     })?;
+    drop(functions);
     match collected {
-        Ok(collected) => comparison(collected),
+        Ok(collected) => {
+            if let Some(dir) = &plots {
+                write_plots(dir, &collected.plots)?;
+            }
+            comparison(collected)
+        }
         Err(Err(parse)) => Err(errors::parse(&parse)),
         Err(Ok(internal)) => Err(errors::internal(&internal)),
+    }
+}
+
+/// The strategies of a run, and whether they are `auto`'s: `count` and `solve` take one engine
+/// or `auto`, as their `--strategy` (per puzzle, fast up to 12x12 and sat above, the other
+/// where that one refuses the puzzle; with a node or work budget, only engines that can follow
+/// it; each engine then runs a plan of its own on the puzzles it takes); `compare` takes names,
+/// functions and outside programs.
+fn chosen(
+    specs: Vec<outside::Spec>,
+    external: Vec<outside::ExternalSpec>,
+    one_engine: bool,
+    budgets: Budgets,
+    functions: &mut outside::Functions,
+) -> PyResult<(bool, Vec<&'static dyn Strategy>)> {
+    let auto =
+        one_engine && matches!(specs.as_slice(), [outside::Spec::Name(name)] if name == "auto");
+    if auto {
+        let mut engines = EngineChoice::Auto.engines();
+        engines.retain(|engine| usable(*engine, budgets));
+        return Ok((true, engines));
+    }
+    let chosen = outside::strategies(specs, external, functions)?;
+    if chosen.is_empty() {
+        return Err(errors::option("strategies: give at least one strategy"));
+    }
+    Ok((false, chosen))
+}
+
+/// `compare`'s work budget, as its `--budget`: each engine's calibrated default unless one is
+/// given, 0 for none.
+fn compare_budgets(plan: &mut Plan, budget: Option<u64>) {
+    for entry in &mut plan.entries {
+        entry.limits.budget = match budget {
+            Some(0) => None,
+            Some(budget) => Some(budget),
+            None => entry.strategy.default_budget(),
+        };
     }
 }
 
@@ -602,21 +713,23 @@ fn order_and_repeats(order: &str, repeat: u32, warmup: u32) -> PyResult<(Order, 
 /// (`Some(node_budget)`) each puzzle through the plan of the engine `auto` chooses for it,
 /// the rows merged back into input order. `Err(Err(_))` is a puzzle no engine takes,
 /// `Err(Ok(_))` a failure of the run.
+#[allow(clippy::too_many_arguments)]
 fn run_plans(
     plans: &[Plan],
     items: Vec<Item>,
-    auto: Option<bool>,
+    auto: Option<Budgets>,
     keep: Keep,
     context: &Context,
     sinks: Vec<Sink>,
+    plots: bool,
 ) -> Result<Collected, Result<String, String>> {
     let mut groups: Vec<Vec<Item>> = vec![Vec::new(); plans.len()];
     for item in items {
         let index = match auto {
             None => 0,
-            Some(node_budget) => {
+            Some(budgets) => {
                 let engine = EngineChoice::Auto
-                    .resolve_among(&item.puzzle, |engine| usable(engine, node_budget))
+                    .resolve_among(&item.puzzle, |engine| usable(engine, budgets))
                     .map_err(|no| {
                         Err(format!(
                             "{}: {} (auto) cannot take this puzzle: {}",
@@ -647,6 +760,7 @@ fn run_plans(
             context.clone(),
             sinks.take().unwrap_or_default(),
             hold,
+            plots,
         )
         .map_err(Ok)?;
         merged = Some(match merged {
@@ -658,10 +772,25 @@ fn run_plans(
 }
 
 /// Runs an experiment file (`sudolab run`'s TOML) and returns its rows and problems; nothing
-/// is written.
+/// is written. A file that names outside programs runs only with `allow_external`, as
+/// `--allow-external`.
 #[pyfunction]
-fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
+#[pyo3(signature = (path, allow_external=false))]
+fn run(py: Python<'_>, path: PathBuf, allow_external: bool) -> PyResult<(Comparison, String)> {
     let experiment = Experiment::load(&path).map_err(|err| errors::experiment(&err.to_string()))?;
+    if !allow_external && !experiment.externals.is_empty() {
+        let commands: Vec<String> = experiment
+            .externals
+            .iter()
+            .map(|(name, command)| format!("{name} = {command:?}"))
+            .collect();
+        return Err(errors::option(&format!(
+            "allow_external: {}: the file runs outside programs ([[external]]: {}); give \
+             allow_external=True to run them; nothing was run",
+            path.display(),
+            commands.join(", ")
+        )));
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     let mut plan = experiment.plan.clone();
     plan.cancel = Some(Arc::clone(&cancel));
@@ -684,6 +813,7 @@ fn run(py: Python<'_>, path: PathBuf) -> PyResult<(Comparison, String)> {
             Keep::None,
             context,
             Vec::new(),
+            false,
             false,
         )
     })?
@@ -1202,6 +1332,7 @@ fn rust_baseline(
             Keep::None,
             Context::default(),
             Vec::new(),
+            false,
             false,
         )?;
         let table = collected.rows.table().map_err(|err| err.to_string())?;

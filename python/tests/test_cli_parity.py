@@ -71,15 +71,15 @@ def test_python_reports_merge_with_the_cli(root, cli, tmp_path, monkeypatch):
     files = FILES[:5]
     puzzles = sudolab.read(files)
     python_shard = tmp_path / "shard1.json"
-    sudolab.compare(puzzles, strategies=STRATEGIES, timeout=None, shard=(1, 2),
+    sudolab.compare(puzzles, strategies=STRATEGIES, timeout=None, budget=0, shard=(1, 2),
                     report=[python_shard, tmp_path / "shard1.csv"])
     assert (tmp_path / "shard1.csv").read_text().startswith("puzzle,source,side,clues,")
     run = lambda *args: subprocess.run(  # noqa: E731
         [str(cli), *map(str, args)], cwd=root, check=True, capture_output=True, text=True
     )
     strategies = ",".join(STRATEGIES)
-    # Python has no work budget yet: the command line's shards run without one too, or the
-    # merge would refuse shards of different options.
+    # Every shard without a work budget or a timeout, as the Python shard: a merge refuses
+    # shards of different options.
     run("compare", *files, "-s", strategies, "--timeout", "0", "--budget", "0", "--shard", "2/2",
         "--report", tmp_path / "shard2.json")
     run("compare", *files, "-s", strategies, "--timeout", "0", "--budget", "0",

@@ -53,21 +53,14 @@ NOT_IN_PYTHON = {
 }
 
 #: Options not reachable from Python yet: generate's filters and models live in the command
-#: line's generate, not in the library the package calls; work budgets, outside solvers and
-#: the plots' SVG files are the command line's so far (a Python run stops at its timeout).
+#: line's generate, not in the library the package calls.
 NOT_YET = {
     "generate": {"verify", "rating", "technique", "propagation", "te-depth", "variant", "rules",
                  "model", "holes", "balance"},
-    "compare": {"budget", "external", "plots"},
-    "count": {"budget"},
-    "solve": {"budget"},
-    "run": {"allow-external"},
 }
 
-#: Defaults that differ on purpose, and why: without a work budget, Python's compare keeps the
-#: 1 s timeout that the command line's default work budgets replaced (its 30 s is only a
-#: safety net above them).
-OTHER_DEFAULT = {("compare", "timeout"): ("1s", "30s")}
+#: Defaults that differ on purpose, and why: none.
+OTHER_DEFAULT: dict = {}
 
 #: Python's options that the command has not, and why.
 PYTHON_ONLY = {
@@ -292,3 +285,74 @@ def test_a_report_of_an_unknown_form_is_an_option_error(tmp_path):
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(sudolab.InputError):
         sudolab.compare(SMALL, strategies=["fast"], report=tmp_path / "missing" / "x.json")
+
+
+#: A minimal 9x9 puzzle on which every engine searches (mrv needs many nodes).
+HARD = ".6.3....2...5.94..7............1.5..184.........7..9........6.3.7.....9.59..84..."
+
+
+def test_work_budgets_stop_at_the_same_point_and_are_each_engines_by_default():
+    c = sudolab.compare(HARD, strategies=["mrv", "fast"], budget=3)
+    rows = {r["strategy"]: r for r in c.to_pylist()}
+    assert (rows["mrv"]["verdict"], rows["mrv"]["stopped"], rows["mrv"]["nodes"]) == (
+        "unknown", "budget", 3)
+    # By default each engine's calibrated budget, as on the command line; 0 is none.
+    assert sudolab.compare(HARD, strategies=["mrv"])["verdict"].to_pylist() == ["unique"]
+    assert sudolab.compare(HARD, strategies=["mrv"], budget=0)["verdict"].to_pylist() == [
+        "unique"]
+    assert c.context["budget"] == 3
+    counted = sudolab.count(HARD, strategy="mrv", budget=3).to_pylist()[0]
+    assert (counted["verdict"], counted["stopped"], counted["nodes"]) == ("unknown", "budget", 3)
+    assert sudolab.count(HARD, budget=3)["strategy"].to_pylist() == ["fast"]
+    assert sudolab.solve(HARD, strategy="mrv", budget=3)["solution"].to_pylist() == [None]
+    with pytest.raises(sudolab.OptionError) as caught:
+        sudolab.count(SMALL, strategy="dlx", budget=10)
+    assert str(caught.value) == (
+        "budget: dlx has no work budget (nothing inside its crate's search can be counted), so "
+        "it cannot stop it; give it a timeout instead"
+    )
+
+
+def test_outside_programs_run_beside_the_engines(root):
+    solver = str(root / "examples/external/solver.py")
+    c = sudolab.compare([SMALL, SMALL_MULTIPLE], strategies=["fast"],
+                        external={"py": ["python3", solver], "sh": f"python3 {solver}"})
+    assert c["strategy"].to_pylist() == ["fast", "py", "sh"] * 2
+    assert c["verdict"].to_pylist() == ["unique"] * 3 + ["multiple"] * 3
+    assert c.problems.num_rows == 0
+    listed = sudolab.compare(SMALL, strategies=["fast"], external=[f"py=python3 {solver}"])
+    assert listed["strategy"].to_pylist() == ["fast", "py"]
+    for external, message in [
+        (["fast=true"], "external: external solver name 'fast' is a built-in strategy's; "),
+        (["mine"], "external: expected NAME=COMMAND (such as mine=./solver), found 'mine'"),
+        (["a=true", "a=false"],
+         "strategies: the name 'a' is given twice; each strategy needs its own"),
+    ]:
+        with pytest.raises(sudolab.OptionError) as caught:
+            sudolab.compare(SMALL, strategies=["fast"], external=external)
+        assert str(caught.value).startswith(message)
+
+
+def test_plots_are_written_as_svg_files(tmp_path):
+    sudolab.compare([SMALL, HARD], strategies=["fast", "mrv"], plots=tmp_path / "plots")
+    assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [
+        "cactus.svg", "scatter-mrv.svg"]
+    assert (tmp_path / "plots" / "cactus.svg").read_text().startswith("<svg")
+
+
+def test_an_experiment_file_runs_outside_programs_only_when_allowed(root, tmp_path):
+    solver = root / "examples/external/solver.py"
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        f'strategies = ["fast"]\n\n[[corpus]]\npath = "{root / "corpora/reference.txt"}"\n\n'
+        f'[[external]]\nname = "py"\ncommand = ["python3", "{solver}"]\n'
+    )
+    with pytest.raises(sudolab.OptionError) as caught:
+        sudolab.run(path)
+    assert str(caught.value) == (
+        f"allow_external: {path}: the file runs outside programs ([[external]]: py = "
+        f'["python3", "{solver}"]); give allow_external=True to run them; nothing was run'
+    )
+    ran = sudolab.run(path, allow_external=True)
+    assert ran["strategy"].to_pylist() == ["fast", "py"] * 2
+    assert ran.problems.num_rows == 0

@@ -30,6 +30,7 @@ from . import _native
 from ._errors import Error, ExperimentError, InputError, OptionError, ParseError
 
 __all__ = [
+    "Answer",
     "Comparison",
     "Error",
     "ExperimentError",
@@ -389,6 +390,100 @@ def _names(strategies: Union[str, Sequence[str]], what: str) -> list[str]:
     return list(strategies)
 
 
+class Answer:
+    """What a strategy function may return instead of a plain list of solutions: the
+    ``solutions`` it found (each a ``str`` in the line form), whether they are all there are
+    (``complete``: with fewer than the limit, ``True`` is a verdict, ``none``, ``unique`` or a
+    count; ``False`` is ``unknown``, the function gave up), and its ``counters`` (``nodes``,
+    ``placements``, ``backtracks``, ``guesses``, ``propagation_rounds``, ``time_ns``), which
+    become its row's counter columns.
+
+    >>> sudolab.Answer(["4213134221343421"], complete=True, counters={"nodes": 3})
+    Answer(solutions=['4213134221343421'], complete=True, counters={'nodes': 3})
+    """
+
+    __slots__ = ("solutions", "complete", "counters")
+
+    def __init__(
+        self,
+        solutions: Sequence[str] = (),
+        complete: bool = True,
+        counters: Optional[dict[str, int]] = None,
+    ) -> None:
+        self.solutions: list[str] = list(solutions)
+        self.complete: bool = complete
+        self.counters: dict[str, int] = dict(counters or {})
+
+    def __repr__(self) -> str:
+        return (
+            f"Answer(solutions={self.solutions!r}, complete={self.complete!r}, "
+            f"counters={self.counters!r})"
+        )
+
+
+def _strategy_specs(strategies: Any) -> list[Any]:
+    """``compare``'s strategies for the extension: names as they are, each function as a
+    ``(name, function)`` pair named by its ``__name__``."""
+    if isinstance(strategies, str):
+        return strategies.split(",")
+    if callable(strategies) or (
+        isinstance(strategies, tuple) and len(strategies) == 2 and callable(strategies[1])
+    ):
+        strategies = [strategies]
+    if not isinstance(strategies, (list, tuple)):
+        raise TypeError(
+            f"strategies: expected a list of strategy names and functions, found {strategies!r}"
+        )
+    specs: list[Any] = []
+    for entry in strategies:
+        if isinstance(entry, str):
+            specs.append(entry)
+        elif (
+            isinstance(entry, tuple)
+            and len(entry) == 2
+            and isinstance(entry[0], str)
+            and callable(entry[1])
+        ):
+            specs.append(entry)
+        elif callable(entry):
+            specs.append((getattr(entry, "__name__", type(entry).__name__), entry))
+        else:
+            raise TypeError(
+                "strategies: expected a strategy name, a function or a (name, function) pair, "
+                f"found {entry!r}"
+            )
+    return specs
+
+
+def _externals(external: Any) -> list[Any]:
+    """``compare``'s outside programs for the extension: ``"NAME=COMMAND"`` strings as they
+    are (run by ``sh -c``, as ``--external``), a dict's command strings as such strings, and its
+    lists as ``(name, argv)`` pairs run as given."""
+    if external is None:
+        return []
+    if isinstance(external, str):
+        return [external]
+    if isinstance(external, dict):
+        specs: list[Any] = []
+        for name, command in external.items():
+            if isinstance(command, str):
+                specs.append(f"{name}={command}")
+            elif isinstance(command, (list, tuple)) and all(isinstance(a, str) for a in command):
+                specs.append((str(name), list(command)))
+            else:
+                raise TypeError(
+                    f"external: the command of {name!r} must be a str (run by sh -c) or a list "
+                    f"of str (run as given), found {command!r}"
+                )
+        return specs
+    if isinstance(external, (list, tuple)) and all(isinstance(e, str) for e in external):
+        return list(external)
+    raise TypeError(
+        f"external: expected a dict of NAME: COMMAND or a list of 'NAME=COMMAND', found "
+        f"{external!r}"
+    )
+
+
 def _limit(limit: int) -> int:
     if isinstance(limit, bool) or not isinstance(limit, int):
         raise TypeError(f"limit: expected an int, found {type(limit).__name__}")
@@ -515,6 +610,7 @@ def count(
     variant: Optional[str] = None,
     randomize: Optional[int] = None,
     restarts: Optional[str] = None,
+    budget: Optional[int] = None,
 ) -> Any:
     """Counts the solutions of each puzzle up to ``limit`` (2 decides uniqueness, 0 counts them
     all), as ``sudolab count``: one row per puzzle with the verdict, the count, the times
@@ -524,8 +620,12 @@ def count(
     puzzle, fast up to 12x12 and sat above (the other one when that one refuses the puzzle;
     with ``max_nodes``, fast, since sat counts no nodes); the ``strategy`` column names the
     engine that ran.
-    ``timeout`` (seconds, or ``"500ms"``, ``"2m"``) and ``max_nodes`` are per puzzle; neither
-    is set by default, as on the command line. ``shard=(k, n)`` takes the puzzles whose
+    ``timeout`` (seconds, or ``"500ms"``, ``"2m"``), ``max_nodes`` and ``budget`` (work, in
+    the engine's own unit: nodes for fast, scan, toggle and mrv, updates for dlx-knuth,
+    proof_bytes for the sat family; dlx has none and is refused; a search that uses it up is
+    ``unknown``, stopped ``budget``, at the same point on any machine) are per puzzle; none is
+    set by default (``0`` is none too), as on the command line; with ``max_nodes`` or
+    ``budget``, ``auto`` takes only engines that can follow them. ``shard=(k, n)`` takes the puzzles whose
     position modulo ``n`` is ``k - 1``. ``variant`` reads every puzzle under a variant's
     rules, as ``--variant`` (``"x"``, ``"windoku"``, ``"x,anti-king"``: docs/variants.md).
     ``randomize=SEED`` breaks mrv's ties at random and tries values in a random order (the
@@ -552,6 +652,7 @@ def count(
             variant=variant,
             randomize=randomize,
             restarts=restarts,
+            budget=budget,
         )[0]
     )
 
@@ -567,13 +668,15 @@ def solve(
     variant: Optional[str] = None,
     randomize: Optional[int] = None,
     restarts: Optional[str] = None,
+    budget: Optional[int] = None,
 ) -> Any:
     """Solves each puzzle (one solution, certified), as ``sudolab solve``: the rows of
     :func:`count` with a solution limit of one (verdict ``solved``, ``none`` or ``unknown``)
     and a ``solution`` column (line form, null when there is none); ``strategy`` as in
     :func:`count`, ``"auto"`` by default. ``unique=True`` (as
     ``--unique``) decides uniqueness too: a puzzle with several solutions says ``multiple``
-    and gets no solution. ``variant``, ``randomize`` and ``restarts`` as in :func:`count`.
+    and gets no solution. ``variant``, ``randomize``, ``restarts`` and ``budget`` as in
+    :func:`count`.
 
     >>> sudolab.solve("4..3.....1....2.")["solution"].to_pylist()
     ['4213134221343421']
@@ -593,15 +696,16 @@ def solve(
             variant=variant,
             randomize=randomize,
             restarts=restarts,
+            budget=budget,
         )[0]
     )
 
 
 def compare(
     puzzles: Any,
-    strategies: Union[str, Sequence[str], None] = None,
+    strategies: Union[str, Sequence[Any], None] = None,
     limit: int = 2,
-    timeout: Union[None, float, str] = "1s",
+    timeout: Union[None, float, str] = "30s",
     max_nodes: Optional[int] = None,
     jobs: Optional[int] = None,
     order: str = "engine",
@@ -617,6 +721,9 @@ def compare(
     expect_counts: Union[None, str, os.PathLike] = None,
     expect_solutions: Union[None, str, os.PathLike] = None,
     variant: Optional[str] = None,
+    budget: Optional[int] = None,
+    external: Union[None, str, Sequence[str], dict[str, Union[str, Sequence[str]]]] = None,
+    plots: Union[None, str, os.PathLike] = None,
 ) -> Comparison:
     """Runs several strategies on every puzzle and cross-checks their answers, as ``sudolab
     compare``: one row per puzzle and strategy, with the columns of the command line's JSON
@@ -624,9 +731,19 @@ def compare(
     time_ns, median_ns, cpu_ns``, then one column per counter), the per-strategy summary, the
     provenance, and the problems the cross-check found.
 
-    ``strategies`` defaults to every registered one; ``timeout`` (seconds, or ``"500ms"``,
-    ``"2m"``; ``None`` for none) defaults to 1 s as on the command line; ``jobs`` to one per
-    core. ``baseline`` names the strategy the summary's ``ratio`` is relative to;
+    ``strategies`` defaults to every registered one; an entry may also be a Python function
+    ``f(puzzle: str, limit: int)`` that returns its solutions (a list of ``str`` in the line
+    form, all there are; ``[]`` is none) or an :class:`Answer`: it runs beside the engines,
+    named by its ``__name__`` (or give a ``(name, function)`` pair; a built-in's name is
+    refused), its solutions certified and cross-checked like theirs, and an exception it raises
+    is its problem on that puzzle (docs/python.md). ``external`` adds outside programs that
+    speak the line protocol of docs/external.md, as ``--external``: ``{"mine": "./solver"}``
+    (a str is run by ``sh -c``, a list of str as given) or ``["mine=./solver"]``.
+    ``budget`` is each search's work budget in the engine's own unit (nodes, updates,
+    proof_bytes; ``sudolab.strategies()``): by default each engine's calibrated budget, about
+    a second of its work, as on the command line; ``0`` for none. ``timeout`` (seconds, or
+    ``"500ms"``, ``"2m"``; ``None`` for none) is the safety net above it, 30 s as on the command
+    line; ``jobs`` defaults to one per core. ``baseline`` names the strategy the summary's ``ratio`` is relative to;
     ``clock`` (``"cpu"``, the default, or ``"wall"``) is the clock of the summary's times.
     ``sample=N`` compares a random sample of N puzzles drawn by ``seed`` (1 by default);
     ``expect_counts`` and ``expect_solutions`` are files of known counts or solutions, line
@@ -638,19 +755,22 @@ def compare(
     --report`` does (the extension picks the form: ``.json``, ``.csv``, ``.md``, ``.html``,
     ``.jsonl``, ``.txt``; another one is an :class:`OptionError`): a JSON report from Python
     is re-rendered and merged with the command line's shards by ``sudolab report``.
+    ``plots=DIR`` writes the plots as SVG files into DIR (made when missing), as ``--plots``:
+    ``cactus.svg`` and a ``scatter-NAME.svg`` per strategy but the baseline.
 
     >>> c = sudolab.compare(["4..3.....1....2."], strategies=["fast", "dlx-knuth"])
     >>> c["verdict"].to_pylist(), c.problems.num_rows, [s["unique"] for s in c.summary]
     (['unique', 'unique'], 0, [1, 1])
     """
     if strategies is None:
-        names = _native.strategy_names()
+        specs: list[Any] = list(_native.strategy_names())
     else:
-        names = _names(strategies, "strategies")
+        specs = _strategy_specs(strategies)
+    names = [spec if isinstance(spec, str) else spec[0] for spec in specs]
     return Comparison(
         _native.experiment(
             _puzzles(puzzles, "compare"),
-            names,
+            specs,
             _limit(limit),
             timeout=timeout,
             max_nodes=max_nodes,
@@ -669,6 +789,9 @@ def compare(
             expect_solutions=_path(expect_solutions),
             variant=variant,
             command=f"python: sudolab.compare(strategies={names!r}, limit={limit})",
+            budget=budget,
+            external=_externals(external),
+            plots=_path(plots),
         )
     )
 
@@ -766,12 +889,14 @@ def diff(
     return json.loads(_native.diff(os.fspath(before), os.fspath(after), seed))
 
 
-def run(path: Union[str, os.PathLike]) -> Comparison:
+def run(path: Union[str, os.PathLike], allow_external: bool = False) -> Comparison:
     """Runs an experiment file (the TOML of ``sudolab run``, docs/experiments/README.md) and
     returns its rows, summary, context and problems, as :func:`compare` does; nothing is
     written to disk. Puzzles that cannot be read are skipped and listed in ``input_errors``,
-    as the command line reports them and goes on."""
-    parts, name = _native.run(os.fspath(path))
+    as the command line reports them and goes on. A file that names outside programs
+    (``[[external]]``) is refused unless ``allow_external=True``, as ``--allow-external``:
+    their commands are programs this machine runs."""
+    parts, name = _native.run(os.fspath(path), allow_external)
     return Comparison(parts, name)
 
 

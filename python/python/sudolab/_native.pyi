@@ -12,9 +12,14 @@ _ArrowTable = Any
 _Comparison = tuple[_ArrowTable, _ArrowTable, list[str], bool, str, str]
 _Duration = Union[None, float, int, str]
 
+# A registered strategy's name, or a function (puzzle, limit) -> solutions with its name.
+_Strategy = Union[str, tuple[str, Any]]
+# "NAME=COMMAND" (run by sh -c), or a name and an argument vector run as given.
+_External = Union[str, tuple[str, list[str]]]
+
 def experiment(
     puzzles: Any,
-    strategies: list[str],
+    strategies: list[_Strategy],
     limit: int,
     timeout: _Duration = None,
     max_nodes: Optional[int] = None,
@@ -38,8 +43,13 @@ def experiment(
     variant: Optional[str] = None,
     randomize: Optional[int] = None,
     restarts: Optional[str] = None,
+    budget: Optional[int] = None,
+    external: list[_External] = ...,
+    plots: Optional[str] = None,
 ) -> _Comparison: ...
-def run(path: Union[str, PathLike[str]]) -> tuple[_Comparison, str]: ...
+def run(
+    path: Union[str, PathLike[str]], allow_external: bool = False
+) -> tuple[_Comparison, str]: ...
 def read(
     paths: list[Union[str, PathLike[str]]], format: str = "auto", box: Optional[str] = None
 ) -> _ArrowTable: ...

@@ -6,6 +6,7 @@
 
 mod backtrack;
 mod budget;
+mod callback;
 mod choose;
 mod detach;
 mod dlx;
@@ -31,6 +32,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Grid, Rules, Shape, find_conflict};
 
+pub use callback::{
+    Answer, CALLBACK_COUNTERS, Callback, CallbackError, MAX_CALLBACK_NAME_CHARS, SolveFn,
+};
 pub use choose::{
     AUTO_SAT_FROM_SIDE, EngineChoice, ListError, NoEngine, auto_verifier_engines, auto_verifiers,
     find_all,
@@ -39,7 +43,6 @@ pub use detach::{MAX_ABANDONED, abandoned_running};
 pub(crate) use detach::{mark_ran_elsewhere, take_ran_elsewhere};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
-pub(crate) use external::take_failure;
 pub use external::{
     External, ExternalError, MAX_ANSWER_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, STDERR_TAIL_BYTES,
 };
@@ -738,6 +741,15 @@ impl<'a> Solutions<'a> {
     pub(crate) fn found(&self) -> u64 {
         self.found
     }
+}
+
+/// Why the last search on this thread by an outside solver or a strategy function failed, if
+/// it did (and forgets it): the measurement makes it that puzzle's `solver_failed` problem.
+pub(crate) fn take_failure() -> Option<String> {
+    // Both are taken, so that neither is left over for a later search.
+    let external = external::take_failure();
+    let function = callback::take_failure();
+    external.or(function)
 }
 
 /// The answer an engine gives without searching, if any: a shape it refuses is a search that
