@@ -19,7 +19,7 @@ use sudolab::experiment::{
     SideFile, SideKind, Sides, provenance,
 };
 use sudolab::report::{Clock, PuzzleProblem, Report, Sink, text};
-use sudolab::strategy::{self, Counter, External, Limits, Strategy};
+use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::input::ErrorNotes;
 use super::output::{colour_on_stdout, refuse_outputs_over_inputs, remove_staged};
@@ -416,7 +416,7 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
 pub(crate) fn externals(specs: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
     let mut externals: Vec<&'static dyn Strategy> = Vec::new();
     for spec in specs {
-        let external = External::from_shell_spec(spec)?;
+        let external = strategy::outside_solver(spec)?;
         if externals
             .iter()
             .any(|other| other.name() == external.name())
@@ -426,7 +426,7 @@ pub(crate) fn externals(specs: &[String]) -> anyhow::Result<Vec<&'static dyn Str
                 external.name()
             );
         }
-        externals.push(external.leak());
+        externals.push(Box::leak(external));
     }
     Ok(externals)
 }
