@@ -43,8 +43,11 @@ pub(crate) struct CompareArgs {
 
     /// An outside solver as one more strategy, NAME=COMMAND (repeatable): COMMAND is run by
     /// 'sh -c', started once per job and kept, and answers one puzzle line per request
-    /// (protocol in docs/external.md). Its answers are certified and cross-checked like the
-    /// engines'; a crash, hang past --timeout, or malformed answer is a problem on that puzzle.
+    /// (protocol in docs/external.md). NAME=dimacs:COMMAND runs a SAT solver instead, once per
+    /// call with a CNF file's path as its last argument (reduced encoding; dimacs-minimal:,
+    /// dimacs-extended: choose another), and asks again with a blocking clause for
+    /// uniqueness. Answers are certified and cross-checked like the engines'; a crash, hang
+    /// past --timeout, or malformed answer is a problem on that puzzle.
     #[arg(long, value_name = "NAME=COMMAND")]
     external: Vec<String>,
 
