@@ -593,7 +593,10 @@ fn outside_solver(
     name: &str,
     command: &[String],
 ) -> Result<&'static dyn Strategy, ExternalError> {
-    let protocol = external.protocol.as_ref().map_or("line", |p| p.get_ref());
+    let protocol = external
+        .protocol
+        .as_ref()
+        .map_or("line", |protocol| protocol.get_ref().as_str());
     let encoding = external.encoding.as_ref().map(|e| e.get_ref().as_str());
     match protocol {
         "line" if encoding.is_none() => Ok(External::new(name, command.to_vec())?.leak()),

@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 use std::io::{BufWriter, Read, Write};
 use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -134,26 +134,36 @@ impl Dimacs {
         limits: &Limits,
         deadline: Option<Instant>,
     ) -> Result<Answer, Failed> {
+        let file = write_cnf(cnf, blocking).map_err(|err| Failed::Failure {
+            detail: format!("could not be given its CNF: writing a temporary file failed: {err}"),
+            tail: String::new(),
+        })?;
+        let mut running = self.start(file.path())?;
+        let (text, status) = running.wait(limits, deadline)?;
+        drop(file);
+        let text = String::from_utf8_lossy(&text);
+        read_answer(&text, status, puzzle, cnf, blocking).map_err(|detail| Failed::Failure {
+            detail,
+            tail: running.stderr.text(),
+        })
+    }
+
+    /// Starts the solver on the CNF file at `path`, in a process group of its own (so that a
+    /// timeout kills what it started too: `sh -c` and the solver).
+    fn start(&self, path: &std::path::Path) -> Result<Running, Failed> {
         let failure = |detail: String| Failed::Failure {
             detail,
             tail: String::new(),
         };
-        let file = write_cnf(cnf, blocking).map_err(|err| {
-            failure(format!(
-                "could not be given its CNF: writing a temporary file failed: {err}"
-            ))
-        })?;
         let mut builder = Command::new(&self.command[0]);
         builder
             .args(&self.command[1..])
-            .arg(file.path())
+            .arg(path)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         #[cfg(unix)]
         {
-            // Its own process group, so that a timeout kills what it started too (`sh -c`
-            // and the solver).
             use std::os::unix::process::CommandExt as _;
             builder.process_group(0);
         }
@@ -177,84 +187,109 @@ impl Dimacs {
             kill_group(&mut child);
             return Err(failure(format!("could not be watched: {err}")));
         }
-        let fail = |child: &mut Child, detail: String| {
-            kill_group(child);
-            Failed::Failure {
-                detail,
-                tail: stderr.text(),
-            }
-        };
-        let timed_out = |child: &mut Child| {
-            let timeout = limits.timeout.unwrap_or_default();
-            Failed::TimedOut(Box::new(fail(
-                child,
-                format!(
-                    "did not answer within the search's budget of {} (killed)",
-                    humantime::format_duration(timeout)
-                ),
-            )))
-        };
-        let cancelled = || {
-            limits
-                .cancel
-                .as_ref()
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-        };
+        Ok(Running {
+            child,
+            stderr,
+            output,
+        })
+    }
+}
+
+/// A solver started on one CNF: the process, the end of its standard error, and its whole
+/// standard output once it has ended.
+struct Running {
+    child: Child,
+    stderr: StderrTail,
+    output: Receiver<Result<Vec<u8>, Unread>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // A solver left running (a panic elsewhere) is not left behind.
+        if matches!(self.child.try_wait(), Ok(None)) {
+            kill_group(&mut self.child);
+        }
+    }
+}
+
+impl Running {
+    /// Kills the solver and describes its failure with the end of its standard error.
+    fn fail(&mut self, detail: String) -> Failed {
+        kill_group(&mut self.child);
+        Failed::Failure {
+            detail,
+            tail: self.stderr.text(),
+        }
+    }
+
+    fn timed_out(&mut self, limits: &Limits) -> Failed {
+        let timeout = limits.timeout.unwrap_or_default();
+        Failed::TimedOut(Box::new(self.fail(format!(
+            "did not answer within the search's budget of {} (killed)",
+            humantime::format_duration(timeout)
+        ))))
+    }
+
+    /// Whether the run was cancelled (the solver is then killed: no failure of its own).
+    fn cancelled(&mut self, limits: &Limits) -> bool {
+        let cancelled = limits
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed));
+        if cancelled {
+            kill_group(&mut self.child);
+        }
+        cancelled
+    }
+
+    /// The solver's whole standard output and its exit status, unless it fails, the deadline
+    /// passes or the run is cancelled first.
+    fn wait(
+        &mut self,
+        limits: &Limits,
+        deadline: Option<Instant>,
+    ) -> Result<(Vec<u8>, ExitStatus), Failed> {
         let text = loop {
-            if cancelled() {
-                kill_group(&mut child);
+            if self.cancelled(limits) {
                 return Err(Failed::Cancelled);
             }
             let now = Instant::now();
             let wait = match deadline {
-                Some(deadline) if now >= deadline => return Err(timed_out(&mut child)),
+                Some(deadline) if now >= deadline => return Err(self.timed_out(limits)),
                 Some(deadline) => (deadline - now).min(CANCEL_POLL),
                 None => CANCEL_POLL,
             };
-            match output.recv_timeout(wait) {
+            match self.output.recv_timeout(wait) {
                 Ok(Ok(bytes)) => break bytes,
                 Ok(Err(Unread::TooLong)) => {
-                    return Err(fail(
-                        &mut child,
-                        format!(
-                            "wrote more than {MAX_DIMACS_OUTPUT_BYTES} bytes on its standard \
-                             output (cut off)"
-                        ),
-                    ));
+                    return Err(self.fail(format!(
+                        "wrote more than {MAX_DIMACS_OUTPUT_BYTES} bytes on its standard output \
+                         (cut off)"
+                    )));
                 }
                 Ok(Err(Unread::Failed)) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(fail(
-                        &mut child,
-                        "standard output could not be read".to_string(),
-                    ));
+                    return Err(self.fail("standard output could not be read".to_string()));
                 }
                 Err(RecvTimeoutError::Timeout) => {}
             }
         };
         // Its output has ended; the program ends right after (or is stopped at the deadline).
         let mut pause = Duration::from_micros(50);
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Ok((text, status)),
                 Ok(None) => {}
-                Err(err) => return Err(fail(&mut child, format!("could not be waited on: {err}"))),
+                Err(err) => return Err(self.fail(format!("could not be waited on: {err}"))),
             }
-            if cancelled() {
-                kill_group(&mut child);
+            if self.cancelled(limits) {
                 return Err(Failed::Cancelled);
             }
             if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                return Err(timed_out(&mut child));
+                return Err(self.timed_out(limits));
             }
             thread::sleep(pause);
             pause = (pause * 2).min(CANCEL_POLL);
-        };
-        drop(file);
-        let text = String::from_utf8_lossy(&text);
-        read_answer(&text, status, puzzle, cnf, blocking).map_err(|detail| Failed::Failure {
-            detail,
-            tail: stderr.text(),
-        })
+        }
     }
 }
 
@@ -396,19 +431,21 @@ fn write_cnf(cnf: &Cnf, blocking: &[Vec<i32>]) -> std::io::Result<tempfile::Name
     Ok(file)
 }
 
-/// Reads a solver's output and exit status: its answer, or what is wrong with them.
-fn read_answer(
-    text: &str,
-    status: ExitStatus,
-    puzzle: &Grid,
-    cnf: &Cnf,
-    blocking: &[Vec<i32>],
-) -> Result<Answer, String> {
-    let var_count = cnf.var_count();
-    // values[v]: 1 true, -1 false, 0 not set by the model.
-    let mut values = vec![0i8; var_count + 1];
-    let mut result: Option<&str> = None;
-    let mut closed = false;
+/// What a solver's output lines say: its status word, the values of its model (`values[v]`:
+/// 1 true, -1 false, 0 not set) and whether the model was closed by its `0`.
+struct Lines<'a> {
+    result: Option<&'a str>,
+    values: Vec<i8>,
+    closed: bool,
+}
+
+/// Reads a solver's output lines, a model over `var_count` variables.
+fn read_lines(text: &str, var_count: usize) -> Result<Lines<'_>, String> {
+    let mut lines = Lines {
+        result: None,
+        values: vec![0i8; var_count + 1],
+        closed: false,
+    };
     for (idx, line) in text.lines().enumerate() {
         let number = idx + 1;
         let line = line.trim();
@@ -423,7 +460,7 @@ fn read_answer(
         match line.split_ascii_whitespace().next() {
             None | Some("c") => {}
             Some("s") => {
-                if result.is_some() {
+                if lines.result.is_some() {
                     return Err(format!("wrote a second 's' line (output line {number})"));
                 }
                 let word = line[1..].trim();
@@ -434,43 +471,11 @@ fn read_answer(
                         shown()
                     ));
                 }
-                result = Some(word);
+                lines.result = Some(word);
             }
             Some("v") => {
                 for token in line[1..].split_ascii_whitespace() {
-                    let lit: i64 = token.parse().map_err(|_| {
-                        format!(
-                            "output line {number}: expected a literal (a signed variable \
-                             number), found '{token}'"
-                        )
-                    })?;
-                    if closed {
-                        return Err(format!(
-                            "output line {number}: a value after the model's closing 0"
-                        ));
-                    }
-                    if lit == 0 {
-                        closed = true;
-                        continue;
-                    }
-                    let var = lit.unsigned_abs();
-                    let Some(value) = usize::try_from(var)
-                        .ok()
-                        .filter(|&var| var <= var_count)
-                        .and_then(|var| values.get_mut(var))
-                    else {
-                        return Err(format!(
-                            "output line {number}: variable {var} is not in the CNF (it has \
-                             {var_count})"
-                        ));
-                    };
-                    let sign = if lit > 0 { 1 } else { -1 };
-                    if *value == -sign {
-                        return Err(format!(
-                            "output line {number}: variable {var} is set both true and false"
-                        ));
-                    }
-                    *value = sign;
+                    read_value(&mut lines, token, number)?;
                 }
             }
             Some(_) => {
@@ -482,6 +487,60 @@ fn read_answer(
             }
         }
     }
+    Ok(lines)
+}
+
+/// One literal of a `v` line, on output line `number`.
+fn read_value(lines: &mut Lines<'_>, token: &str, number: usize) -> Result<(), String> {
+    let var_count = lines.values.len() - 1;
+    let lit: i64 = token.parse().map_err(|_| {
+        format!(
+            "output line {number}: expected a literal (a signed variable number), found \
+             '{token}'"
+        )
+    })?;
+    if lines.closed {
+        return Err(format!(
+            "output line {number}: a value after the model's closing 0"
+        ));
+    }
+    if lit == 0 {
+        lines.closed = true;
+        return Ok(());
+    }
+    let var = lit.unsigned_abs();
+    let Some(value) = usize::try_from(var)
+        .ok()
+        .filter(|&var| var <= var_count)
+        .and_then(|var| lines.values.get_mut(var))
+    else {
+        return Err(format!(
+            "output line {number}: variable {var} is not in the CNF (it has {var_count})"
+        ));
+    };
+    let sign = if lit > 0 { 1 } else { -1 };
+    if *value == -sign {
+        return Err(format!(
+            "output line {number}: variable {var} is set both true and false"
+        ));
+    }
+    *value = sign;
+    Ok(())
+}
+
+/// Reads a solver's output and exit status: its answer, or what is wrong with them.
+fn read_answer(
+    text: &str,
+    status: ExitStatus,
+    puzzle: &Grid,
+    cnf: &Cnf,
+    blocking: &[Vec<i32>],
+) -> Result<Answer, String> {
+    let Lines {
+        result,
+        values,
+        closed,
+    } = read_lines(text, cnf.var_count())?;
     let Some(result) = result else {
         return Err(format!("exited ({status}) without an 's' line"));
     };
