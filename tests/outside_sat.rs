@@ -308,8 +308,9 @@ fn compare_dimacs(
     sudolab::report::json::read(&text).unwrap()
 }
 
-/// Every outside solver's verdict and solution count is `sat`'s on every puzzle, decided, with
-/// no problem (every solution given was certified and cross-checked).
+/// Every outside solver decides every puzzle, with `sat`'s verdict and solution count where
+/// `sat` decided within its work budget, and with no problem: every solution given was
+/// certified and cross-checked, against the corpus's known solutions too.
 fn assert_agree_with_sat(report: &sudolab::report::Report, names: &[&str], puzzles: u64) {
     assert!(report.problems.is_empty(), "{:#?}", report.problems);
     assert_eq!(report.puzzles, puzzles);
@@ -334,12 +335,14 @@ fn assert_agree_with_sat(report: &sudolab::report::Report, names: &[&str], puzzl
                 "{name} at {}",
                 row.source
             );
-            assert_eq!(
-                (row.verdict, row.solutions),
-                (sat.verdict, sat.solutions),
-                "{name} at {}",
-                row.source
-            );
+            if sat.verdict != sudolab::strategy::Verdict::Unknown {
+                assert_eq!(
+                    (row.verdict, row.solutions),
+                    (sat.verdict, sat.solutions),
+                    "{name} at {}",
+                    row.source
+                );
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 //! engines' results stay complete. Real solvers (picosat, CaDiCaL) run in the `outside_sat`
 //! target, which needs them installed.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use sudolab::check::ProblemKind;
@@ -29,7 +30,7 @@ fn model(cnf: &Cnf, solution: &Grid, flipped: &[u32]) -> String {
     for var in 1..=cnf.var_count() as u32 {
         let (cell, digit) = cnf.var_meaning(var).expect("no auxiliary variable in 9x9");
         let holds = (solution.get(cell) == digit) != flipped.contains(&var);
-        text.push_str(&format!(" {}{var}", if holds { "" } else { "-" }));
+        let _ = write!(text, " {}{var}", if holds { "" } else { "-" });
     }
     text.push_str(" 0\n");
     text
@@ -120,19 +121,19 @@ fn a_solver_given_the_cnf_path_is_asked_again_with_the_blocking_clause() {
     let clauses: Vec<String> = cnf
         .clauses()
         .map(|clause| {
-            let mut line: String = clause.iter().map(|lit| format!("{lit} ")).collect();
-            line.push('0');
-            line
+            let literals: Vec<String> = clause.iter().map(i32::to_string).collect();
+            format!("{} 0", literals.join(" "))
         })
         .collect();
     let header = |count: usize| format!("p cnf {} {count}", cnf.var_count());
     let expected_first = format!("{}\n{}\n", header(clauses.len()), clauses.join("\n"));
     assert_eq!(first, expected_first);
-    let blocking: String = cnf
+    let blocking: Vec<String> = cnf
         .blocking_clause(&solution)
         .iter()
-        .map(|lit| format!("{lit} "))
+        .map(i32::to_string)
         .collect();
+    let blocking = blocking.join(" ") + " ";
     let expected_second = format!(
         "{}\n{}\n{blocking}0\n",
         header(clauses.len() + 1),
@@ -200,7 +201,7 @@ fn a_claimed_model_that_breaks_a_given_is_the_solvers_failure() {
     std::fs::write(&model_file, model(&cnf, &solution, &[given])).unwrap();
     let unit = cnf
         .clauses()
-        .position(|clause| clause == [given as i32])
+        .position(|clause| clause == [i32::try_from(given).unwrap()])
         .expect("the given's unit clause")
         + 1;
     let (code, stderr, report) = compare_with(

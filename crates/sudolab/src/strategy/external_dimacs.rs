@@ -44,21 +44,12 @@ use super::{
 pub const MAX_DIMACS_OUTPUT_BYTES: usize = 16 << 20;
 
 /// An outside SAT solver run on the DIMACS CNF of each puzzle.
+#[derive(Debug)]
 pub struct Dimacs {
     name: &'static str,
     summary: &'static str,
     command: Vec<String>,
     encoding: Encoding,
-}
-
-impl std::fmt::Debug for Dimacs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Dimacs")
-            .field("name", &self.name)
-            .field("command", &self.command)
-            .field("encoding", &self.encoding)
-            .finish()
-    }
 }
 
 impl Dimacs {
