@@ -241,3 +241,157 @@ fn an_outside_solver_agrees_on_every_bundled_case() {
     assert!(checked >= 60, "only {checked} formulas checked");
     eprintln!("{solver} agreed with sudolab on {checked} formulas");
 }
+
+/// The second outside SAT solver, Debian's CaDiCaL (`cadical`, or `$SUDOLAB_SAT_SOLVER2`),
+/// which writes the SAT competition's output to a file it is given, as picosat does.
+fn second_solver() -> String {
+    std::env::var("SUDOLAB_SAT_SOLVER2").unwrap_or_else(|_| "cadical".to_string())
+}
+
+/// `sudolab compare -s sat` with `solvers` (name, program) as `dimacs:` strategies on `files`,
+/// each search within `timeout`; gives the JSON report (`tag` names its file) after checking
+/// that the run succeeded.
+fn compare_dimacs(
+    tag: &str,
+    solvers: &[(&str, String)],
+    timeout: &str,
+    files: &[&str],
+) -> sudolab::report::Report {
+    for (_, program) in solvers {
+        let found = Command::new("sh")
+            .args(["-c", &format!("command -v {program}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        assert!(
+            found,
+            "the SAT solver '{program}' is not installed; install Debian's picosat and cadical \
+             (apt-get install picosat cadical) or set SUDOLAB_SAT_SOLVER / SUDOLAB_SAT_SOLVER2"
+        );
+    }
+    let report = std::env::temp_dir().join(format!(
+        "sudolab-outside-dimacs-{tag}-{}.json",
+        std::process::id()
+    ));
+    let report_arg = report.display().to_string();
+    let externals: Vec<String> = solvers
+        .iter()
+        .map(|(name, program)| format!("{name}=dimacs:{program}"))
+        .collect();
+    let mut args = vec![
+        "compare",
+        "-s",
+        "sat",
+        "--timeout",
+        timeout,
+        "-r",
+        &report_arg,
+    ];
+    for external in &externals {
+        args.extend(["--external", external.as_str()]);
+    }
+    args.extend_from_slice(files);
+    let output = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&report).unwrap();
+    let _ = std::fs::remove_file(&report);
+    sudolab::report::json::read(&text).unwrap()
+}
+
+/// Every outside solver decides every puzzle, with `sat`'s verdict and solution count where
+/// `sat` decided within its work budget, and with no problem: every solution given was
+/// certified and cross-checked, against the corpus's known solutions too.
+fn assert_agree_with_sat(report: &sudolab::report::Report, names: &[&str], puzzles: u64) {
+    assert!(report.problems.is_empty(), "{:#?}", report.problems);
+    assert_eq!(report.puzzles, puzzles);
+    let sat: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|row| row.strategy == "sat")
+        .collect();
+    assert_eq!(sat.len() as u64, puzzles);
+    for name in names {
+        let rows: Vec<_> = report
+            .rows
+            .iter()
+            .filter(|row| row.strategy == *name)
+            .collect();
+        assert_eq!(rows.len(), sat.len(), "{name}");
+        for (row, sat) in rows.iter().zip(&sat) {
+            assert_eq!(row.puzzle, sat.puzzle);
+            assert_ne!(
+                row.verdict,
+                sudolab::strategy::Verdict::Unknown,
+                "{name} at {}",
+                row.source
+            );
+            if sat.verdict != sudolab::strategy::Verdict::Unknown {
+                assert_eq!(
+                    (row.verdict, row.solutions),
+                    (sat.verdict, sat.solutions),
+                    "{name} at {}",
+                    row.source
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dimacs_solvers_agree_with_sat_on_the_bundled_9x9_and_16x16_corpora() {
+    let solvers = [("picosat", solver()), ("cadical", second_solver())];
+    let files = [
+        "corpora/reference.txt",
+        "corpora/generated/9x9-minimal.txt",
+        "corpora/generated/9x9-rot180.txt",
+        "corpora/minimal-16x16.txt",
+    ];
+    let report = compare_dimacs("bundled", &solvers, "5m", &files);
+    assert_agree_with_sat(&report, &["picosat", "cadical"], 132);
+}
+
+/// The bundled 25x25 puzzles with CaDiCaL: picosat takes minutes on some of them (its
+/// figures are in docs/benchmarks.md), so it runs on the 9x9 and 16x16 sets only.
+#[test]
+fn cadical_agrees_with_sat_on_the_bundled_25x25_corpus() {
+    let report = compare_dimacs(
+        "25x25",
+        &[("cadical", second_solver())],
+        "10m",
+        &["corpora/minimal-25x25.txt"],
+    );
+    assert_agree_with_sat(&report, &["cadical"], 4);
+}
+
+/// The public corpora (`../shared/corpora` or `$SUDOLAB_PUBLIC_CORPORA`); missing ones fail.
+fn public_corpus(file: &str) -> String {
+    let dir = std::env::var_os("SUDOLAB_PUBLIC_CORPORA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
+        std::path::PathBuf::from,
+    );
+    let path = dir.join(file);
+    assert!(
+        path.is_file(),
+        "the public corpora are missing: expected {}; set SUDOLAB_PUBLIC_CORPORA",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+#[test]
+fn dimacs_solvers_agree_with_sat_on_1000_public_9x9_puzzles() {
+    let corpus = public_corpus("tdoku/puzzles1_unbiased_first1000.txt");
+    let solvers = [("picosat", solver()), ("cadical", second_solver())];
+    let report = compare_dimacs("public", &solvers, "5m", &[&corpus]);
+    assert_agree_with_sat(&report, &["picosat", "cadical"], 1000);
+}

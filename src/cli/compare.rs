@@ -19,7 +19,7 @@ use sudolab::experiment::{
     SideFile, SideKind, Sides, provenance,
 };
 use sudolab::report::{Clock, PuzzleProblem, Report, Sink, text};
-use sudolab::strategy::{self, Counter, External, Limits, Strategy};
+use sudolab::strategy::{self, Counter, Limits, Strategy};
 
 use super::input::ErrorNotes;
 use super::output::{colour_on_stdout, refuse_outputs_over_inputs, remove_staged};
@@ -43,8 +43,11 @@ pub(crate) struct CompareArgs {
 
     /// An outside solver as one more strategy, NAME=COMMAND (repeatable): COMMAND is run by
     /// 'sh -c', started once per job and kept, and answers one puzzle line per request
-    /// (protocol in docs/external.md). Its answers are certified and cross-checked like the
-    /// engines'; a crash, hang past --timeout, or malformed answer is a problem on that puzzle.
+    /// (protocol in docs/external.md). NAME=dimacs:COMMAND runs a SAT solver instead, once per
+    /// call with a CNF file's path as its last argument (reduced encoding; dimacs-minimal:,
+    /// dimacs-extended: choose another), and asks again with a blocking clause for
+    /// uniqueness. Answers are certified and cross-checked like the engines'; a crash, hang
+    /// past --timeout, or malformed answer is a problem on that puzzle.
     #[arg(long, value_name = "NAME=COMMAND")]
     external: Vec<String>,
 
@@ -416,7 +419,7 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
 pub(crate) fn externals(specs: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
     let mut externals: Vec<&'static dyn Strategy> = Vec::new();
     for spec in specs {
-        let external = External::from_shell_spec(spec)?;
+        let external = strategy::outside_solver(spec)?;
         if externals
             .iter()
             .any(|other| other.name() == external.name())
@@ -426,7 +429,7 @@ pub(crate) fn externals(specs: &[String]) -> anyhow::Result<Vec<&'static dyn Str
                 external.name()
             );
         }
-        externals.push(external.leak());
+        externals.push(Box::leak(external));
     }
     Ok(externals)
 }

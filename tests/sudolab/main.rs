@@ -12,6 +12,7 @@ mod cli;
 mod clock;
 mod compare;
 mod diff;
+mod dimacs;
 mod experiment;
 mod external;
 mod fuzz_small;

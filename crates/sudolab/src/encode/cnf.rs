@@ -312,6 +312,22 @@ impl Cnf {
         Propagated::run(self.vars.len(), &self.literals)
     }
 
+    /// The DIMACS variable of "`cell` holds `digit`", if the encoding has one (the reduced
+    /// encoding has none for a given cell or a digit a given peer already holds).
+    pub fn var_of(&self, cell: usize, digit: u8) -> Option<u32> {
+        if cell >= self.puzzle.cells().len() || digit == 0 || digit as usize > self.puzzle.side() {
+            return None;
+        }
+        self.lit_if_any(cell, digit).map(i32::unsigned_abs)
+    }
+
+    /// The (cell, digit) DIMACS variable `var` stands for; `None` for a variable the formula
+    /// does not have or an auxiliary one (a cage's partial sum).
+    pub fn var_meaning(&self, var: u32) -> Option<(usize, u8)> {
+        let &(cell, digit) = self.vars.get((var as usize).checked_sub(1)?)?;
+        (cell != AUX).then_some((cell as usize, digit))
+    }
+
     /// The clauses, as slices of DIMACS literals.
     pub fn clauses(&self) -> impl Iterator<Item = &[i32]> {
         self.literals.split(|&lit| lit == 0).take(self.clause_count)

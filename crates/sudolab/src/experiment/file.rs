@@ -15,7 +15,7 @@ use toml::Spanned;
 use crate::corpus::{Format, Source};
 use crate::model::Shape;
 use crate::report::Format as ReportFormat;
-use crate::strategy::{self, External, ExternalError, Limits, Strategy};
+use crate::strategy::{self, Dimacs, External, ExternalError, Limits, Strategy};
 
 use super::side::{SideError, SideFile, SideKind};
 use super::{Entry, Order, Plan, Repeats, Selection, Shard, Sides, parse_duration};
@@ -113,12 +113,16 @@ struct FileSpec {
     output: OutputSpec,
 }
 
-/// An outside solver: `[[external]] name = "mine", command = ["./mine", "--fast"]`.
+/// An outside solver: `[[external]] name = "mine", command = ["./mine", "--fast"]`, with
+/// `protocol = "dimacs"` (and an `encoding`) for a SAT solver given the CNF's path as its last
+/// argument.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExternalSpec {
     name: Spanned<String>,
     command: Spanned<Vec<String>>,
+    protocol: Option<Spanned<String>>,
+    encoding: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -551,9 +555,15 @@ fn externals(
     for external in specs {
         let name = external.name.get_ref();
         let command = external.command.get_ref().clone();
-        let solver = External::new(name, command.clone()).map_err(|err| {
+        let solver = outside_solver(external, name, &command).map_err(|err| {
             let span = match err {
                 ExternalError::EmptyCommand(_) => external.command.span(),
+                ExternalError::BadProtocol { .. } => {
+                    external.protocol.as_ref().map_or(0..0, Spanned::span)
+                }
+                ExternalError::BadEncoding { .. } | ExternalError::EncodingWithoutDimacs(_) => {
+                    external.encoding.as_ref().map_or(0..0, Spanned::span)
+                }
                 _ => external.name.span(),
             };
             located(span, err.to_string())
@@ -569,11 +579,43 @@ fn externals(
         }
         externals.push((name.clone(), command));
         entries.push(Entry {
-            strategy: solver.leak(),
+            strategy: solver,
             limits: limits.clone(),
         });
     }
     Ok(externals)
+}
+
+/// One `[[external]]` solver as a strategy: the line protocol by default, a DIMACS SAT solver
+/// with `protocol = "dimacs"` (the reduced encoding unless `encoding` names another).
+fn outside_solver(
+    external: &ExternalSpec,
+    name: &str,
+    command: &[String],
+) -> Result<&'static dyn Strategy, ExternalError> {
+    let protocol = external
+        .protocol
+        .as_ref()
+        .map_or("line", |protocol| protocol.get_ref().as_str());
+    let encoding = external.encoding.as_ref().map(|e| e.get_ref().as_str());
+    match protocol {
+        "line" if encoding.is_none() => Ok(External::new(name, command.to_vec())?.leak()),
+        "line" => Err(ExternalError::EncodingWithoutDimacs(name.to_string())),
+        "dimacs" => {
+            let encoding = match encoding {
+                None => crate::encode::Encoding::Reduced,
+                Some(word) => word.parse().map_err(|_| ExternalError::BadEncoding {
+                    name: name.to_string(),
+                    found: word.to_string(),
+                })?,
+            };
+            Ok(Dimacs::new(name, command.to_vec(), encoding)?.leak())
+        }
+        other => Err(ExternalError::BadProtocol {
+            name: name.to_string(),
+            found: other.to_string(),
+        }),
+    }
 }
 
 /// Opens each corpus file once, so that a missing one is found before anything runs, located

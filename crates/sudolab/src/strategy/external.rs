@@ -21,7 +21,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -52,7 +52,7 @@ pub const MAX_NAME_CHARS: usize = 40;
 /// How long past its budget (`timeout_ms`) a program may take to answer, for the time its
 /// answer takes to arrive: half the budget and 100 ms. A program that answers later is killed,
 /// and that is its failure on the puzzle (a program that keeps its budget answers `unknown`).
-fn grace(timeout: Duration) -> Duration {
+pub(super) fn grace(timeout: Duration) -> Duration {
     timeout / 2 + Duration::from_millis(100)
 }
 
@@ -63,11 +63,11 @@ fn grace(timeout: Duration) -> Duration {
 const STARTUP_GRACE: Duration = Duration::from_secs(10);
 
 /// How often a search waiting for an answer looks at the cancel flag.
-const CANCEL_POLL: Duration = Duration::from_millis(20);
+pub(super) const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// How long a failed program's standard error may take to reach its end once the program is
 /// killed or has exited (its last words are then in the tail).
-const STDERR_GRACE: Duration = Duration::from_millis(200);
+pub(super) const STDERR_GRACE: Duration = Duration::from_millis(200);
 
 /// The counters an answer may carry, by their report names; the others are absent.
 const COUNTERS: [Counter; 6] = [
@@ -100,6 +100,59 @@ pub enum ExternalError {
     /// `NAME=COMMAND` without its `=`.
     #[error("expected NAME=COMMAND (such as mine=./solver), found '{0}'")]
     NoEquals(String),
+    /// `dimacs-ENCODING:` (or an experiment file's `encoding`) with an encoding sudolab does
+    /// not have.
+    #[error(
+        "external solver '{name}': unknown encoding '{found}' (expected minimal, extended or \
+         reduced)"
+    )]
+    BadEncoding {
+        /// The solver's name.
+        name: String,
+        /// The encoding asked for.
+        found: String,
+    },
+    /// An experiment file's `encoding` for a solver of the line protocol.
+    #[error(
+        "external solver '{0}': an encoding is for protocol = \"dimacs\" (the line protocol \
+         sends puzzles, not CNF)"
+    )]
+    EncodingWithoutDimacs(String),
+    /// An experiment file's `protocol` is neither `line` nor `dimacs`.
+    #[error("external solver '{name}': unknown protocol '{found}' (expected line or dimacs)")]
+    BadProtocol {
+        /// The solver's name.
+        name: String,
+        /// The protocol asked for.
+        found: String,
+    },
+}
+
+/// An outside solver as the command line gives it, `NAME=COMMAND`: a DIMACS SAT solver when
+/// COMMAND starts with `dimacs:` (the reduced encoding) or `dimacs-ENCODING:`
+/// ([`Dimacs`](super::Dimacs)), otherwise a program that speaks the line protocol. Either way
+/// the rest of COMMAND is run by `sh -c`.
+pub fn outside_solver(spec: &str) -> Result<Box<dyn Strategy>, ExternalError> {
+    let (name, command) = spec
+        .split_once('=')
+        .ok_or_else(|| ExternalError::NoEquals(spec.to_string()))?;
+    let name = name.trim();
+    let Some(rest) = command.trim_start().strip_prefix("dimacs") else {
+        return Ok(Box::new(External::from_shell_spec(spec)?));
+    };
+    let (encoding, shell) = if let Some(shell) = rest.strip_prefix(':') {
+        (crate::encode::Encoding::Reduced, shell)
+    } else if let Some((word, shell)) = rest.strip_prefix('-').and_then(|r| r.split_once(':')) {
+        let encoding = word.parse().map_err(|_| ExternalError::BadEncoding {
+            name: name.to_string(),
+            found: word.to_string(),
+        })?;
+        (encoding, shell)
+    } else {
+        // A line-protocol program whose command happens to start with "dimacs".
+        return Ok(Box::new(External::from_shell_spec(spec)?));
+    };
+    Ok(Box::new(super::Dimacs::from_shell(name, shell, encoding)?))
 }
 
 /// An outside program run as a strategy through the line protocol.
@@ -256,7 +309,7 @@ impl External {
 }
 
 /// A name for an outside solver: letters, digits, `-`, `_`, and not a built-in's.
-fn check_name(name: &str) -> Result<(), ExternalError> {
+pub(super) fn check_name(name: &str) -> Result<(), ExternalError> {
     let well_formed = !name.is_empty()
         && name.chars().count() <= MAX_NAME_CHARS
         && name
@@ -351,7 +404,7 @@ impl Strategy for External {
 }
 
 /// Why a request got no answer.
-enum Failed {
+pub(super) enum Failed {
     /// The run was cancelled; the program was killed, and that is no failure of its own.
     Cancelled,
     /// The deadline passed; the program was killed.
@@ -365,7 +418,7 @@ thread_local! {
     static FAILURE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-fn record_failure(name: &str, failed: Failed) {
+pub(super) fn record_failure(name: &str, failed: Failed) {
     let text = match failed {
         Failed::TimedOut(inner) => return record_failure(name, *inner),
         Failed::Cancelled => return,
@@ -422,9 +475,7 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     answers: Receiver<Result<String, AnswerError>>,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
-    /// Receives when standard error reaches its end.
-    stderr_done: Receiver<()>,
+    stderr: StderrTail,
     /// The header this process last received.
     header: Option<Header>,
 }
@@ -452,54 +503,24 @@ impl Process {
         let mut child = builder.spawn()?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let mut stderr = child.stderr.take().expect("stderr is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
         let (send, answers) = mpsc::channel();
         thread::Builder::new()
             .name("external-stdout".to_string())
             .spawn(move || read_answers(stdout, &send))?;
-        let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_BYTES)));
-        let kept = Arc::clone(&tail);
-        let (done, stderr_done) = mpsc::channel();
-        thread::Builder::new()
-            .name("external-stderr".to_string())
-            .spawn(move || {
-                let mut buffer = [0u8; 4096];
-                while let Ok(read) = stderr.read(&mut buffer) {
-                    if read == 0 {
-                        break;
-                    }
-                    if let Ok(mut tail) = kept.lock() {
-                        tail.extend(&buffer[..read]);
-                        let excess = tail.len().saturating_sub(STDERR_TAIL_BYTES);
-                        tail.drain(..excess);
-                    }
-                }
-                let _ = done.send(());
-            })?;
+        let stderr = StderrTail::keep(stderr)?;
         Ok(Process {
             child,
             stdin,
             answers,
-            stderr: tail,
-            stderr_done,
+            stderr,
             header: None,
         })
     }
 
     /// Kills the program and what it started (its process group).
     fn kill(&mut self) {
-        #[cfg(unix)]
-        {
-            let group = format!("-{}", self.child.id());
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &group])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill_group(&mut self.child);
     }
 
     /// How the program ended, in words, once it has (waited on briefly).
@@ -518,16 +539,71 @@ impl Process {
     /// Ends the program and describes its failure with the end of its standard error.
     fn fail(mut self, detail: String) -> Failed {
         self.kill();
-        let _ = self.stderr_done.recv_timeout(STDERR_GRACE);
-        let tail = self
-            .stderr
+        let tail = self.stderr.text();
+        Failed::Failure { detail, tail }
+    }
+}
+
+/// Kills a program started in a process group of its own, and what it started (`sh -c` and
+/// its children), then reaps it.
+pub(super) fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let group = format!("-{}", child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The last [`STDERR_TAIL_BYTES`] of a program's standard error, kept by a thread of its own
+/// so that a program that writes much there never blocks on it.
+pub(super) struct StderrTail {
+    kept: Arc<Mutex<VecDeque<u8>>>,
+    /// Receives when standard error reaches its end.
+    done: Receiver<()>,
+}
+
+impl StderrTail {
+    pub(super) fn keep(mut stderr: ChildStderr) -> std::io::Result<StderrTail> {
+        let kept = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_BYTES)));
+        let tail = Arc::clone(&kept);
+        let (finished, done) = mpsc::channel();
+        thread::Builder::new()
+            .name("external-stderr".to_string())
+            .spawn(move || {
+                let mut buffer = [0u8; 4096];
+                while let Ok(read) = stderr.read(&mut buffer) {
+                    if read == 0 {
+                        break;
+                    }
+                    if let Ok(mut tail) = tail.lock() {
+                        tail.extend(&buffer[..read]);
+                        let excess = tail.len().saturating_sub(STDERR_TAIL_BYTES);
+                        tail.drain(..excess);
+                    }
+                }
+                let _ = finished.send(());
+            })?;
+        Ok(StderrTail { kept, done })
+    }
+
+    /// The end kept, on one line (line breaks shown as ` | `), once the stream has ended or
+    /// after a short wait for it ([`STDERR_GRACE`]): call it once the program has ended.
+    pub(super) fn text(&self) -> String {
+        let _ = self.done.recv_timeout(STDERR_GRACE);
+        self.kept
             .lock()
             .map(|tail| {
                 let bytes: Vec<u8> = tail.iter().copied().collect();
                 String::from_utf8_lossy(&bytes).trim().replace('\n', " | ")
             })
-            .unwrap_or_default();
-        Failed::Failure { detail, tail }
+            .unwrap_or_default()
     }
 }
 

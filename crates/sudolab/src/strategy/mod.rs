@@ -12,6 +12,7 @@ mod detach;
 mod dlx;
 mod dlx_knuth;
 mod external;
+mod external_dimacs;
 mod fast;
 mod mrv;
 mod observe;
@@ -45,7 +46,9 @@ pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
 pub use external::{
     External, ExternalError, MAX_ANSWER_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, STDERR_TAIL_BYTES,
+    outside_solver,
 };
+pub use external_dimacs::{Dimacs, MAX_DIMACS_OUTPUT_BYTES};
 pub use fast::Fast;
 pub use mrv::Mrv;
 pub use observe::{Event, Observer, Silent};
