@@ -9,7 +9,6 @@ use arrow_schema::{DataType, Field, Schema};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
-use sudolab::report::columns::{Kind, ROW_COLUMNS, RowColumn, RowValue, counter_value};
 use sudolab::report::{PuzzleProblem, Row};
 use sudolab::strategy::Counter;
 
@@ -78,101 +77,30 @@ impl Columns {
     }
 }
 
-/// One column's values as they come, in the Arrow type of its kind.
-enum Builder {
-    Text(StringBuilder),
-    Small(UInt32Builder),
-    Int(UInt64Builder),
-    Bool(BooleanBuilder),
-}
-
-impl Builder {
-    fn new(kind: Kind) -> Builder {
-        match kind {
-            Kind::Text => Builder::Text(StringBuilder::new()),
-            Kind::Small => Builder::Small(UInt32Builder::new()),
-            Kind::Int | Kind::Nanos => Builder::Int(UInt64Builder::new()),
-            Kind::Bool => Builder::Bool(BooleanBuilder::new()),
-        }
-    }
-
-    /// Appends a value: nothing is null, a duration its nanoseconds.
-    fn append(&mut self, value: RowValue<'_>) {
-        match (self, value) {
-            (Builder::Text(b), RowValue::Text(text)) => b.append_value(text),
-            (Builder::Small(b), RowValue::Small(count)) => b.append_value(count),
-            (Builder::Int(b), RowValue::Int(count) | RowValue::Nanos(count)) => {
-                b.append_value(count);
-            }
-            (Builder::Bool(b), RowValue::Bool(yes)) => b.append_value(yes),
-            (Builder::Text(b), RowValue::Empty) => b.append_null(),
-            (Builder::Small(b), RowValue::Empty) => b.append_null(),
-            (Builder::Int(b), RowValue::Empty) => b.append_null(),
-            (Builder::Bool(b), RowValue::Empty) => b.append_null(),
-            (_, value) => unreachable!("a value of another kind than its column's: {value:?}"),
-        }
-    }
-
-    fn finish(&mut self) -> (DataType, ArrayRef) {
-        match self {
-            Builder::Text(b) => (DataType::Utf8, Arc::new(b.finish())),
-            Builder::Small(b) => (DataType::UInt32, Arc::new(b.finish())),
-            Builder::Int(b) => (DataType::UInt64, Arc::new(b.finish())),
-            Builder::Bool(b) => (DataType::Boolean, Arc::new(b.finish())),
-        }
-    }
-}
-
-/// The report rows, built as they come: the columns of `ROW_COLUMNS` (the JSON report's row
-/// fields, in its order), then one column per counter (absent counters are null, not zero),
-/// then `solution` when asked.
-pub struct RowsBuilder {
-    columns: Vec<(&'static RowColumn, Builder)>,
-    counters: Vec<(Counter, Builder)>,
-    solution: Option<StringBuilder>,
-}
+/// The report rows, built as they come in the library's one row schema
+/// (`sudolab::report::arrow`, which the command line's Parquet reports share): the columns of
+/// `ROW_COLUMNS`, then one column per counter (absent counters are null, not zero), then
+/// `solution` when asked.
+pub struct RowsBuilder(sudolab::report::arrow::RowsBuilder);
 
 impl RowsBuilder {
     pub fn new(counters: &[Counter], with_solutions: bool) -> RowsBuilder {
-        RowsBuilder {
-            columns: ROW_COLUMNS
-                .iter()
-                .map(|column| (column, Builder::new(column.kind)))
-                .collect(),
-            counters: counters
-                .iter()
-                .map(|&counter| (counter, Builder::new(Kind::Int)))
-                .collect(),
-            solution: with_solutions.then(StringBuilder::new),
-        }
+        RowsBuilder(sudolab::report::arrow::RowsBuilder::new(
+            counters,
+            with_solutions,
+        ))
     }
 
     pub fn add(&mut self, row: &Row, solution: Option<&str>) {
-        for (column, builder) in &mut self.columns {
-            builder.append((column.value)(row));
-        }
-        for (counter, builder) in &mut self.counters {
-            builder.append(counter_value(row, *counter));
-        }
-        if let Some(builder) = &mut self.solution {
-            builder.append_option(solution);
-        }
+        self.0.add(row, solution);
     }
 
     pub fn finish(mut self) -> PyResult<PyTable> {
-        let mut columns = Columns::default();
-        for (column, builder) in &mut self.columns {
-            let (data_type, array) = builder.finish();
-            columns.push(column.name, data_type, column.nullable, array);
-        }
-        for (counter, builder) in &mut self.counters {
-            let (data_type, array) = builder.finish();
-            columns.push(counter.name(), data_type, true, array);
-        }
-        if let Some(mut builder) = self.solution.take() {
-            columns.push("solution", DataType::Utf8, true, Arc::new(builder.finish()));
-        }
-        columns.finish()
+        let batch = self
+            .0
+            .batch()
+            .map_err(|err| crate::errors::internal(&format!("cannot build a table: {err}")))?;
+        PyTable::try_new(vec![batch], self.0.schema())
     }
 }
 

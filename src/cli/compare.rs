@@ -129,7 +129,8 @@ pub(crate) struct CompareArgs {
     warmup: u32,
 
     /// Write a report; the extension picks the form: .md, .csv, .json, .jsonl (one row per
-    /// line), .html (self-contained, with charts) or .txt. Repeat for several.
+    /// line), .html (self-contained, with charts), .parquet (the rows, typed, in the Python
+    /// tables' schema; the rest of the report in its metadata) or .txt. Repeat for several.
     #[arg(long, short = 'r', value_name = "FILE")]
     report: Vec<PathBuf>,
 

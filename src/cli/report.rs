@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::Args;
 
-use sudolab::report::{self, Format, Report, render};
+use sudolab::report::{self, Format, Report, render_bytes};
 
 use super::Status;
 use super::output::{colour_on_stdout, refuse_outputs_over_inputs, write_plots, write_whole};
@@ -20,7 +20,7 @@ pub(crate) struct ReportArgs {
     inputs: Vec<PathBuf>,
 
     /// Write the report here; the extension picks the form (.md, .csv, .json, .jsonl, .html,
-    /// .txt). Repeat for several. The text table is always printed on standard output.
+    /// .parquet: the rows in the Python tables' schema, .txt). Repeat for several. The text table is always printed on standard output.
     #[arg(long, short = 'r', value_name = "FILE")]
     report: Vec<PathBuf>,
 
@@ -64,7 +64,8 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Status> {
         refuse_outputs_over_inputs(&plots, &args.inputs, "plot")?;
     }
     for (path, form) in args.report.iter().zip(forms) {
-        write_whole(path, render(form, &report).as_bytes())
+        render_bytes(form, &report)
+            .and_then(|bytes| write_whole(path, &bytes))
             .with_context(|| format!("{}: cannot write the report", path.display()))?;
         if form == Format::Csv {
             report::csv::write_problems(path, &report).with_context(|| {

@@ -210,3 +210,128 @@ fn reports_of_other_inputs_are_refused_and_a_bad_out_extension_named() {
     assert_eq!(itself.code, 0, "{}", itself.stderr);
     assert!(itself.stdout.contains("verdicts and counts: no change\n"));
 }
+
+/// A proxy in front of the example outside solver: every answer held back by the number of
+/// milliseconds of its first argument, and `none` (a false verdict) for the puzzle of its
+/// second; the same correct solver otherwise.
+const SLOWED: &str = r#"
+import subprocess, sys, time
+delay, wrong = int(sys.argv[1]) / 1000, sys.argv[2]
+solver = subprocess.Popen(
+    [sys.executable, "examples/external/solver.py"],
+    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+)
+for line in sys.stdin:
+    solver.stdin.write(line)
+    solver.stdin.flush()
+    if line.startswith("sudolab-external"):
+        continue
+    answer = solver.stdout.readline()
+    time.sleep(delay)
+    if line.strip() == wrong:
+        answer = "none nodes=1\n"
+    sys.stdout.write(answer)
+    sys.stdout.flush()
+"#;
+
+/// Two real runs of an outside solver on a sample of the bundled corpus: the example solver,
+/// then the same solver slowed by 10 ms a puzzle and wrong on one puzzle. The diff names the
+/// changed verdict and calls the solver slower with an interval above 1; `fast`, run the same
+/// way both times, keeps its verdicts.
+#[test]
+fn a_really_slowed_and_wrong_outside_solver_is_named_by_the_diff() {
+    let dir = scratch("outside");
+    let compare = |name: &str, command: &str, code: i32| {
+        let path = dir.join(name);
+        let made = sudolab(
+            &[
+                "compare",
+                "-s",
+                "fast",
+                "--external",
+                command,
+                "--sample",
+                "12",
+                "-j",
+                "1",
+                "--report",
+                path.to_str().expect("a UTF-8 path"),
+                CORPUS,
+            ],
+            "",
+        );
+        assert_eq!(made.code, code, "{}", made.stderr);
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("the report"))
+                .expect("JSON");
+        (path, report)
+    };
+    let (before, report) = compare("before.json", "py=python3 examples/external/solver.py", 0);
+    // The third puzzle of the sample, as the corpus file has it.
+    let rows = report["rows"].as_array().expect("rows");
+    let third = rows
+        .iter()
+        .filter(|row| row["strategy"] == "py")
+        .nth(2)
+        .expect("twelve puzzles");
+    assert_eq!(third["verdict"], "unique");
+    let source = third["source"].as_str().expect("a source");
+    let line: usize = source
+        .rsplit_once(':')
+        .and_then(|(_, line)| line.parse().ok())
+        .expect("FILE:LINE");
+    let corpus = std::fs::read_to_string(CORPUS).expect("the corpus");
+    let puzzle = corpus
+        .lines()
+        .nth(line - 1)
+        .expect("the line")
+        .split_whitespace()
+        .next()
+        .expect("a puzzle");
+
+    let script = dir.join("slowed.py");
+    std::fs::write(&script, SLOWED).expect("written");
+    let slowed = format!("py=python3 {} 10 {puzzle}", script.display());
+    // The false `none` contradicts `fast` and the corpus's solution: a problem, exit 1.
+    let (after, _) = compare("after.json", &slowed, 1);
+
+    let out = dir.join("diff.json");
+    let diff = sudolab(
+        &[
+            "diff",
+            before.to_str().expect("UTF-8"),
+            after.to_str().expect("UTF-8"),
+            "--out",
+            out.to_str().expect("UTF-8"),
+        ],
+        "",
+    );
+    assert_eq!(diff.code, 1, "a changed verdict is a negative result");
+    assert!(
+        diff.stdout.contains(&format!(
+            "verdicts and counts: 1 CHANGED\n  {source}\tpy\tunique (1) -> none (0)\n"
+        )),
+        "{}",
+        diff.stdout
+    );
+    let found: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("--out")).expect("JSON");
+    let strategy = |name: &str| {
+        found["strategies"]
+            .as_array()
+            .expect("strategies")
+            .iter()
+            .find(|s| s["strategy"] == name)
+            .cloned()
+            .expect("the strategy")
+    };
+    let (fast, py) = (strategy("fast"), strategy("py"));
+    assert_eq!(py["changes"], 1);
+    assert_eq!(fast["changes"], 0);
+    let ratio = &py["ratio"];
+    assert_eq!(ratio["puzzles"], 12, "'none' is decided too");
+    assert_eq!(ratio["clock"], "wall", "outside solvers carry no CPU time");
+    assert_eq!(ratio["change"], "slower", "{ratio}");
+    let low = ratio["low"].as_f64().expect("a number");
+    assert!(low > 1.0, "the interval excludes 1: {ratio}");
+}

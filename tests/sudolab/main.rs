@@ -21,6 +21,7 @@ mod human;
 mod inputs;
 mod outputs;
 mod overhead;
+mod parquet;
 mod properties;
 mod provenance;
 mod reproductions;

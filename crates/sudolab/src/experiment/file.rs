@@ -245,7 +245,9 @@ impl TryFrom<String> for FormName {
         ReportFormat::from_extension(text.trim_start_matches('.'))
             .map(FormName)
             .ok_or_else(|| {
-                format!("unknown report form '{text}'; use txt, md, csv, json, jsonl or html")
+                format!(
+                    "unknown report form '{text}'; use txt, md, csv, json, jsonl, html or parquet"
+                )
             })
     }
 }

@@ -10,6 +10,8 @@
 //! JSON reports of several shards ([`merge`]) re-folds their rows, so it gives the same
 //! aggregates as one run over the whole corpus.
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod clock;
 pub mod columns;
 pub mod csv;
@@ -19,6 +21,8 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 mod merge;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod plots;
 mod sink;
 pub mod stats;
@@ -36,7 +40,9 @@ use crate::strategy::{Counter, Stats, Stop, Verdict, WorkUnit};
 pub use clock::Clock;
 pub use histogram::Histogram;
 pub use merge::{MergeError, Merged, merge};
-pub use sink::{Format, FormatError, Sink, SinkError, counter_union, remove_partial_files, render};
+pub use sink::{
+    Format, FormatError, Sink, SinkError, counter_union, remove_partial_files, render, render_bytes,
+};
 
 /// The format version written into JSON reports. Version 2 took the means and quantiles over
 /// decided searches only, the ratio as a geometric mean over paired puzzles, and named the

@@ -27,13 +27,17 @@ pub enum Format {
     JsonLines,
     /// One self-contained page with charts (`.html`).
     Html,
+    /// The rows as a table in the Python package's schema (`.parquet`), streamed; binary, so
+    /// outside [`Format::ALL`] and rendered by [`render_bytes`]. Written only by a build with
+    /// the library's `parquet` feature (the `sudolab` command has it).
+    Parquet,
 }
 
 /// A report path whose extension names no form.
 #[derive(Debug, thiserror::Error)]
 #[error(
     "{path}: cannot tell the report form from the extension '{extension}'; use .md, .csv, \
-     .json, .jsonl, .html or .txt"
+     .json, .jsonl, .html, .parquet or .txt"
 )]
 pub struct FormatError {
     /// The path.
@@ -43,7 +47,8 @@ pub struct FormatError {
 }
 
 impl Format {
-    /// Every form, in the order an experiment's results directory lists them.
+    /// Every text form ([`render`]), in the order an experiment's results directory lists them
+    /// (its default forms); [`Format::Parquet`] is the one binary form.
     pub const ALL: [Format; 6] = [
         Format::Text,
         Format::Markdown,
@@ -75,6 +80,7 @@ impl Format {
             "json" => Format::Json,
             "jsonl" | "ndjson" => Format::JsonLines,
             "html" | "htm" => Format::Html,
+            "parquet" => Format::Parquet,
             _ => return None,
         })
     }
@@ -88,6 +94,7 @@ impl Format {
             Format::Json => "json",
             Format::JsonLines => "jsonl",
             Format::Html => "html",
+            Format::Parquet => "parquet",
         }
     }
 }
@@ -154,6 +161,8 @@ enum Writer {
     Csv(Box<CsvWriter<BufWriter<File>>>),
     Json(JsonWriter<BufWriter<File>>),
     JsonLines(BufWriter<File>),
+    #[cfg(feature = "parquet")]
+    Parquet(Box<super::parquet::ParquetWriter<BufWriter<File>>>),
 }
 
 impl Sink {
@@ -165,6 +174,10 @@ impl Sink {
             path: path.display().to_string(),
             source,
         };
+        #[cfg(not(feature = "parquet"))]
+        if form == Format::Parquet {
+            return Err(fail(no_parquet()));
+        }
         let name = path.file_name().map_or_else(
             || "report".into(),
             |name| name.to_string_lossy().into_owned(),
@@ -177,6 +190,11 @@ impl Sink {
             )),
             Format::Json => Writer::Json(JsonWriter::new(out).map_err(fail)?),
             Format::JsonLines => Writer::JsonLines(out),
+            #[cfg(feature = "parquet")]
+            Format::Parquet => Writer::Parquet(Box::new(
+                super::parquet::ParquetWriter::new(out, counters)
+                    .map_err(|err| fail(parquet_error(err)))?,
+            )),
             form => Writer::Whole(form, out),
         };
         if let Ok(mut partials) = PARTIALS.lock() {
@@ -201,6 +219,8 @@ impl Sink {
             Writer::Csv(writer) => writer.write(row).map_err(io::Error::from),
             Writer::Json(writer) => writer.write(row),
             Writer::JsonLines(out) => write_line(out, row),
+            #[cfg(feature = "parquet")]
+            Writer::Parquet(writer) => writer.write(row).map_err(parquet_error),
         };
         result.map_err(|source| self.error(source))
     }
@@ -222,6 +242,11 @@ impl Sink {
                 .and_then(|out| end_streamed(out, super::csv::incomplete_line(report))),
             Writer::Json(writer) => writer.finish(report).map(drop),
             Writer::JsonLines(out) => end_streamed(out, super::json::incomplete_line(report)),
+            #[cfg(feature = "parquet")]
+            Writer::Parquet(writer) => writer
+                .finish(report)
+                .map_err(parquet_error)
+                .and_then(|mut out| out.flush()),
         };
         result
             .and_then(|()| std::fs::rename(&self.partial, &self.path))
@@ -247,9 +272,46 @@ fn end_streamed(mut out: BufWriter<File>, mark: Option<String>) -> io::Result<()
     out.flush()
 }
 
-/// Renders a whole report in one form.
+/// A Parquet writer's error, as the other forms' writing errors are.
+#[cfg(feature = "parquet")]
+fn parquet_error(err: parquet::errors::ParquetError) -> io::Error {
+    match err {
+        parquet::errors::ParquetError::External(err) => match err.downcast::<io::Error>() {
+            Ok(err) => *err,
+            Err(err) => io::Error::other(err),
+        },
+        err => io::Error::other(err),
+    }
+}
+
+/// Why a build without the `parquet` feature writes no Parquet report.
+#[cfg(not(feature = "parquet"))]
+fn no_parquet() -> io::Error {
+    io::Error::other(
+        "this build writes no Parquet (its sudolab library lacks the `parquet` feature); \
+         use .csv, .json or .jsonl for the rows",
+    )
+}
+
+/// Renders a whole report in any form: a text form as [`render`] does, Parquet as its file.
+pub fn render_bytes(form: Format, report: &Report) -> io::Result<Vec<u8>> {
+    match form {
+        #[cfg(feature = "parquet")]
+        Format::Parquet => super::parquet::render(report).map_err(parquet_error),
+        #[cfg(not(feature = "parquet"))]
+        Format::Parquet => Err(no_parquet()),
+        form => Ok(render(form, report).into_bytes()),
+    }
+}
+
+/// Renders a whole report in a text form (one of [`Format::ALL`]).
+///
+/// # Panics
+///
+/// For [`Format::Parquet`], which is binary: [`render_bytes`] renders every form.
 pub fn render(form: Format, report: &Report) -> String {
     match form {
+        Format::Parquet => panic!("Parquet is binary: render it with `render_bytes`"),
         Format::Text => super::text::render(report, false),
         Format::Markdown => super::markdown::render(report),
         Format::Html => super::html::render(report),
@@ -307,13 +369,18 @@ mod tests {
     #[test]
     fn forms_come_from_extensions_with_a_clear_error() {
         assert_eq!(Format::of(Path::new("r.HTML")).ok(), Some(Format::Html));
+        assert_eq!(
+            Format::of(Path::new("r.parquet")).ok(),
+            Some(Format::Parquet)
+        );
+        assert!(!Format::ALL.contains(&Format::Parquet), "the text forms");
         for form in Format::ALL {
             assert_eq!(Format::from_extension(form.extension()), Some(form));
         }
         assert_eq!(
             Format::of(Path::new("r.pdf")).unwrap_err().to_string(),
             "r.pdf: cannot tell the report form from the extension 'pdf'; use .md, .csv, \
-             .json, .jsonl, .html or .txt"
+             .json, .jsonl, .html, .parquet or .txt"
         );
     }
 
