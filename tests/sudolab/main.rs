@@ -18,6 +18,7 @@ mod fuzz_small;
 mod generate;
 mod human;
 mod inputs;
+mod min_clues;
 mod outputs;
 mod overhead;
 mod properties;
