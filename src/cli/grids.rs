@@ -12,8 +12,8 @@ use sudolab::grids::{
 use sudolab::model::{Shape, parse_line_record, to_line};
 use sudolab::strategy::rng::stream;
 
-use super::{Status, parse_duration};
 use super::output::Out;
+use super::{Status, parse_duration};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum GridsCommand {
@@ -74,7 +74,11 @@ pub(crate) enum GridsCommand {
 pub(crate) struct MinCluesArgs {
     /// Complete grids in the line form, or '-' to read them from standard input, one per line
     /// (a line with a solution after its puzzle stands for the solution).
-    #[arg(value_name = "GRID", required_unless_present = "all", conflicts_with = "all")]
+    #[arg(
+        value_name = "GRID",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
     grids: Vec<String>,
 
     /// The number of clues of the puzzles to list (required with GRID).
@@ -291,7 +295,10 @@ fn run_min_clues_all(args: &MinCluesArgs) -> anyhow::Result<Status> {
     }
     let status = match (minimum.gave_up, minimum.clues) {
         (Some(_), _) | (None, None) => {
-            eprintln!("{}", gave_up_message(reason_or_cancel(minimum.gave_up), args));
+            eprintln!(
+                "{}",
+                gave_up_message(reason_or_cancel(minimum.gave_up), args)
+            );
             Status::Negative
         }
         (None, Some(clues)) => {

@@ -313,9 +313,16 @@ pub fn minimum_over_grids(
     for (grid, sets) in grids.iter().zip(&collections) {
         while best > 0 {
             let mut found = None;
-            let stats = search(grid, best - 1, sets.clone(), &once, deadline, &mut |puzzle| {
-                found = Some(puzzle.clone());
-            });
+            let stats = search(
+                grid,
+                best - 1,
+                sets.clone(),
+                &once,
+                deadline,
+                &mut |puzzle| {
+                    found = Some(puzzle.clone());
+                },
+            );
             minimum.nodes += stats.nodes;
             if stats.gave_up.is_some() {
                 minimum.gave_up = stats.gave_up;
@@ -332,7 +339,9 @@ pub fn minimum_over_grids(
     }
     for (grid, sets) in grids.iter().zip(&collections) {
         let mut found = false;
-        let stats = search(grid, best, sets.clone(), &once, deadline, &mut |_| found = true);
+        let stats = search(grid, best, sets.clone(), &once, deadline, &mut |_| {
+            found = true
+        });
         minimum.nodes += stats.nodes;
         if stats.gave_up.is_some() {
             minimum.gave_up = stats.gave_up;
@@ -412,7 +421,10 @@ impl Search<'_> {
                 self.stats.gave_up = Some(GaveUp::Cancelled);
                 return false;
             }
-            if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            if self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+            {
                 self.stats.gave_up = Some(GaveUp::Timeout);
                 return false;
             }
@@ -491,13 +503,27 @@ impl Search<'_> {
 
     /// The subtree of `clues` (`placed` of them) without the `dead` cells; `list` holds the
     /// un-hit sets among the first `seen` known sets, their dead cells taken out.
-    fn node(&mut self, clues: Cells, placed: usize, dead: Cells, mut list: Vec<Cells>, seen: usize) {
+    fn node(
+        &mut self,
+        clues: Cells,
+        placed: usize,
+        dead: Cells,
+        mut list: Vec<Cells>,
+        seen: usize,
+    ) {
         self.visit(clues, placed, dead, &mut list, seen);
         list.clear();
         self.pool.push(list);
     }
 
-    fn visit(&mut self, clues: Cells, placed: usize, dead: Cells, list: &mut Vec<Cells>, seen: usize) {
+    fn visit(
+        &mut self,
+        clues: Cells,
+        placed: usize,
+        dead: Cells,
+        list: &mut Vec<Cells>,
+        seen: usize,
+    ) {
         if !self.tick() {
             return;
         }
@@ -544,7 +570,9 @@ impl Search<'_> {
             }
         }
         if remaining == 1 {
-            let candidates = list.iter().fold(self.full & !dead, |common, set| common & set);
+            let candidates = list
+                .iter()
+                .fold(self.full & !dead, |common, set| common & set);
             for cell in cells_of(candidates) {
                 self.leaf(clues | bit(cell));
                 if self.stopped() {

@@ -104,9 +104,10 @@ mod tests {
 
     #[test]
     fn minimal_keeps_only_sets_that_contain_no_other() {
-        assert_eq!(minimal(vec![0b1111, 0b0011, 0b0011, 0b1100, 0b0110]), vec![
-            0b0011, 0b0110, 0b1100
-        ]);
+        assert_eq!(
+            minimal(vec![0b1111, 0b0011, 0b0011, 0b1100, 0b0110]),
+            vec![0b0011, 0b0110, 0b1100]
+        );
     }
 
     #[test]
