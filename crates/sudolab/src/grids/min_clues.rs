@@ -164,7 +164,7 @@ pub fn check_grid(grid: &Grid, clues: usize) -> Result<(), MinCluesError> {
             cells,
         });
     }
-    let empty = grid.cells().iter().filter(|&&value| value == 0).count();
+    let empty = grid.cells().len() - grid.clue_count();
     if empty > 0 {
         return Err(MinCluesError::NotComplete { empty });
     }
@@ -340,7 +340,7 @@ pub fn minimum_over_grids(
     for (grid, sets) in grids.iter().zip(&collections) {
         let mut found = false;
         let stats = search(grid, best, sets.clone(), &once, deadline, &mut |_| {
-            found = true
+            found = true;
         });
         minimum.nodes += stats.nodes;
         if stats.gave_up.is_some() {
