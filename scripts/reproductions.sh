@@ -34,6 +34,7 @@ entries=(
 "8x8 Sudoku grids (2x4 boxes), band method|K. F. Pettersen (2006), tabled in Wikipedia's *Mathematics of Sudoku*, \"Sudoku with rectangular regions\"|sudolab grids count --box 2x4|29136487207403520"
 "9x9 Sudoku grids, band method|B. Felgenhauer and F. Jarvis, *Enumerating possible Sudoku grids* (2005); *Mathematics of Sudoku I*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 3x3|6670903752021072936960|slow"
 "Latin squares of order 5|OEIS A002860|echo ......................... \| sudolab count --all --variant latin|161280"
+"Fewest clues of a unique 4x4 puzzle|G. McGuire, B. Tugemann, G. Civario, *There is no 16-clue Sudoku* (2012, arXiv:1201.0749), and the 4x4 enumerations it cites|sudolab grids min-clues --all --box 2x2|4"
 )
 
 rows=()

@@ -19,6 +19,7 @@ mod fuzz_small;
 mod generate;
 mod human;
 mod inputs;
+mod min_clues;
 mod outputs;
 mod overhead;
 mod parquet;
