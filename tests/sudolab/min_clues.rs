@@ -185,6 +185,31 @@ fn a_budget_gives_up_with_a_message_and_status_one() {
 }
 
 #[test]
+fn the_search_over_all_grids_keeps_its_deadline_while_it_collects_sets() {
+    // The 6x6 board's 39,168 grids take far longer than a second: the deadline must hold
+    // from the first grid's sets on, not only once every grid's sets are collected.
+    let run = sudolab(
+        &[
+            "grids",
+            "min-clues",
+            "--all",
+            "--box",
+            "2x3",
+            "--timeout",
+            "1s",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("gave up after 1.0 s (--timeout): the search is not complete"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn bad_grids_and_clue_counts_are_refused_with_the_reason() {
     let shape = Shape::new(2, 2).unwrap();
     let options = MinCluesOptions::default();

@@ -292,10 +292,8 @@ pub fn minimum_over_grids(
     Fast.search(&first_row, &Limits::unlimited(), &mut |grid| {
         grids.push(grid.clone());
     });
-    let collections: Vec<Vec<Cells>> = grids
-        .iter()
-        .map(|grid| unavoidable_sets(grid, options.set_digits.max(2)).sets)
-        .collect();
+    // Each grid's sets are collected when its turn comes, so the deadline holds from the start.
+    let mut collections: Vec<Vec<Cells>> = Vec::with_capacity(grids.len());
     let mut minimum = Minimum {
         clues: None,
         witness: None,
@@ -310,7 +308,13 @@ pub fn minimum_over_grids(
     };
     let mut best = shape.cell_count();
     let mut witness = None;
-    for (grid, sets) in grids.iter().zip(&collections) {
+    for grid in &grids {
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            minimum.gave_up = Some(GaveUp::Timeout);
+            return Ok(minimum);
+        }
+        collections.push(unavoidable_sets(grid, options.set_digits.max(2)).sets);
+        let sets = collections.last().expect("just pushed");
         while best > 0 {
             let mut found = None;
             let stats = search(

@@ -126,10 +126,21 @@ mod tests {
         assert_eq!(collection.sets, minimal(differences));
         // 6 pairs, 4 triples and 1 quadruple of digits.
         assert_eq!(collection.subsets, 11);
-        // Two digits find only the 4-cell rectangles, all among the minimal sets.
+        // Two digits find the sets that swap two digits (a rectangle of 4 cells, or a cycle of
+        // 8 through all four rows): each holds its two digits equally often, and every one is
+        // among the minimal sets.
         let pairs = unavoidable_sets(&grid, 2);
-        assert!(!pairs.sets.is_empty());
-        assert!(pairs.sets.iter().all(|set| set.count_ones() == 4));
+        let mut sizes: Vec<u32> = pairs.sets.iter().map(|set| set.count_ones()).collect();
+        sizes.sort_unstable();
+        assert_eq!(sizes, [4, 4, 4, 4, 4, 4, 4, 4, 8, 8]);
+        for set in &pairs.sets {
+            let mut digits = [0usize; 5];
+            for cell in (0..16).filter(|cell| set >> cell & 1 == 1) {
+                digits[usize::from(grid.cells()[cell])] += 1;
+            }
+            let used: Vec<usize> = digits.into_iter().filter(|&n| n > 0).collect();
+            assert_eq!(used, [set.count_ones() as usize / 2; 2], "{set:#b}");
+        }
         assert!(pairs.sets.iter().all(|set| collection.sets.contains(set)));
     }
 }
