@@ -306,10 +306,10 @@ fn a_parquet_report_that_cannot_be_written_is_named_before_the_run() {
     assert_eq!(run.code, 2);
     assert!(run.stdout.is_empty(), "nothing ran");
     let expected = format!(
-        "sudolab: {}: cannot write the report: No such file or directory",
+        "sudolab: {}: cannot write the report: No such file or directory (os error 2)\n",
         path.display()
     );
-    assert!(run.stderr.starts_with(&expected), "{}", run.stderr);
+    assert_eq!(run.stderr, expected);
     let bad = sudolab(
         &["report", "--report", text(&dir.join("r.parq")), "x.json"],
         "",

@@ -339,7 +339,7 @@ fn finish_sinks(sinks: Vec<Sink>, report: &Report) -> Result<(), SinkError> {
         if report.puzzles > 0 && Format::of(&path).ok() == Some(Format::Csv) {
             csv::write_problems(&path, report).map_err(|source| SinkError::Write {
                 path: csv::problems_path(&path).display().to_string(),
-                source,
+                error: source,
             })?;
         }
     }

@@ -106,12 +106,14 @@ pub enum SinkError {
     #[error(transparent)]
     Format(#[from] FormatError),
     /// The file could not be written.
-    #[error("{path}: cannot write the report: {source}")]
+    // The cause is in the message and not the error's `source`, so a front end that prints
+    // the chain of causes names it once.
+    #[error("{path}: cannot write the report: {error}")]
     Write {
         /// The path.
         path: String,
         /// Why.
-        source: io::Error,
+        error: io::Error,
     },
 }
 
@@ -172,7 +174,7 @@ impl Sink {
         let form = Format::of(path)?;
         let fail = |source: io::Error| SinkError::Write {
             path: path.display().to_string(),
-            source,
+            error: source,
         };
         #[cfg(not(feature = "parquet"))]
         if form == Format::Parquet {
@@ -252,14 +254,14 @@ impl Sink {
             .and_then(|()| std::fs::rename(&self.partial, &self.path))
             .map_err(|source| SinkError::Write {
                 path: self.path.display().to_string(),
-                source,
+                error: source,
             })
     }
 
     fn error(&self, source: io::Error) -> SinkError {
         SinkError::Write {
             path: self.path.display().to_string(),
-            source,
+            error: source,
         }
     }
 }
