@@ -59,13 +59,15 @@ pub(crate) enum GridsCommand {
     /// 1 when it gave up at a budget (the puzzles printed are then only some of them).
     ///
     /// --all --box RxC runs over every grid of a board up to 6x6 instead and prints the fewest
-    /// clues of a unique puzzle (published: 4 for 4x4, 8 for 6x6).
+    /// clues of a unique puzzle (published: 4 for 4x4, 8 for 6x6). The 4x4 board takes
+    /// milliseconds; 6x6 and a 9x9 grid's 16 or 17 clues take hours at this method's speed,
+    /// so give them a --timeout.
     ///
     /// Examples:
     ///   sudolab grids min-clues 1234341221434321 --clues 4
-    ///   sudolab grids min-clues GRID --clues 16        # none: a proof for this grid
-    ///   sudolab grids min-clues - --clues 17 < grids.txt
-    ///   sudolab grids min-clues --all --box 2x3        # 8
+    ///   sudolab grids min-clues 123456456123231564564231312645645312 --clues 9 --json
+    ///   echo 1234341221434321 | sudolab grids min-clues - --clues 3   # none: a proof
+    ///   sudolab grids min-clues --all --box 2x2        # 4
     #[command(verbatim_doc_comment)]
     MinClues(MinCluesArgs),
 }
