@@ -280,7 +280,7 @@ def test_a_report_of_an_unknown_form_is_an_option_error(tmp_path):
     assert isinstance(caught.value, sudolab.OptionError)
     assert str(caught.value) == (
         f"report: {tmp_path / 'x.pdf'}: cannot tell the report form from the extension 'pdf'; "
-        "use .md, .csv, .json, .jsonl, .html or .txt"
+        "use .md, .csv, .json, .jsonl, .html, .parquet or .txt"
     )
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(sudolab.InputError):
