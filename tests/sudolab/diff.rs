@@ -17,6 +17,17 @@ fn scratch(name: &str) -> PathBuf {
 const CORPUS: &str = "corpora/generated/9x9-minimal.txt";
 
 /// A JSON report of `fast` and `sat` on the bundled minimal 9x9 puzzles.
+/// The diff's entry for one strategy in its JSON form.
+fn strategy_of(found: &Value, name: &str) -> Value {
+    found["strategies"]
+        .as_array()
+        .expect("strategies")
+        .iter()
+        .find(|s| s["strategy"] == name)
+        .cloned()
+        .expect("the strategy")
+}
+
 fn run(dir: &std::path::Path, name: &str) -> (PathBuf, Value) {
     let path = dir.join(name);
     let made = sudolab(
@@ -83,15 +94,7 @@ fn a_slowed_engine_and_a_changed_verdict_are_named_and_the_rest_is_unchanged() {
     );
     let found: Value =
         serde_json::from_str(&std::fs::read_to_string(&out).expect("--out")).expect("JSON");
-    let strategy = |name: &str| {
-        found["strategies"]
-            .as_array()
-            .expect("strategies")
-            .iter()
-            .find(|s| s["strategy"] == name)
-            .cloned()
-            .expect("the strategy")
-    };
+    let strategy = |name: &str| strategy_of(&found, name);
     let (fast, sat) = (strategy("fast"), strategy("sat"));
     assert_eq!(sat["changes"], 1);
     assert_eq!(sat["paired"], 100);
@@ -316,15 +319,7 @@ fn a_really_slowed_and_wrong_outside_solver_is_named_by_the_diff() {
     );
     let found: Value =
         serde_json::from_str(&std::fs::read_to_string(&out).expect("--out")).expect("JSON");
-    let strategy = |name: &str| {
-        found["strategies"]
-            .as_array()
-            .expect("strategies")
-            .iter()
-            .find(|s| s["strategy"] == name)
-            .cloned()
-            .expect("the strategy")
-    };
+    let strategy = |name: &str| strategy_of(&found, name);
     let (fast, py) = (strategy("fast"), strategy("py"));
     assert_eq!(py["changes"], 1);
     assert_eq!(fast["changes"], 0);

@@ -184,11 +184,7 @@ impl Strategy for Callback {
         if let Some(outcome) = answer_without_search(self, puzzle) {
             return outcome;
         }
-        let stopped = |stop| Outcome {
-            found: 0,
-            stopped: Some(stop),
-            stats: Stats::new(),
-        };
+        let stopped = |stop| Outcome::stopped_after(0, stop);
         if limits
             .cancel
             .as_ref()

@@ -383,11 +383,7 @@ impl Strategy for External {
         // The work is the program's: this thread's CPU clock would time only the waiting, so
         // the search is timed by the wall clock (the round trip).
         mark_ran_elsewhere();
-        let stopped = |stop| Outcome {
-            found: 0,
-            stopped: Some(stop),
-            stats: Stats::new(),
-        };
+        let stopped = |stop| Outcome::stopped_after(0, stop);
         match self.ask(puzzle, limits, on_solution) {
             Ok(outcome) => outcome,
             Err(Failed::Cancelled) => stopped(Stop::Cancelled),

@@ -332,11 +332,7 @@ impl Strategy for Dimacs {
         let limit = limits.max_solutions.unwrap_or(0);
         let mut blocking: Vec<Vec<i32>> = Vec::new();
         let mut found = 0;
-        let stopped = |found, stop| Outcome {
-            found,
-            stopped: Some(stop),
-            stats: Stats::new(),
-        };
+        let stopped = Outcome::stopped_after;
         loop {
             match self.call(puzzle, &cnf, &blocking, limits, deadline) {
                 Ok(Answer::Unsatisfiable) => {

@@ -347,6 +347,16 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// A search stopped by `stop` after `found` solutions, with no counters: how an outside
+    /// solver's search ends when its program or function gives no answer to count.
+    pub fn stopped_after(found: u64, stop: Stop) -> Outcome {
+        Outcome {
+            found,
+            stopped: Some(stop),
+            stats: Stats::new(),
+        }
+    }
+
     /// The solution count and whether it is exact.
     pub fn count(&self) -> Count {
         Count {
