@@ -8,6 +8,8 @@
 #                                      each): their rows are kept as the table has them
 #   SUDOLAB=path/to/sudolab            the binary to run (default: target/release/sudolab,
 #                                      built with cargo build --release when missing)
+#   SUDOLAB_PUBLIC_CORPORA=DIR         the public benchmark corpora that some entries read
+#                                      (default: ../shared/corpora); missing, those entries fail
 set -euo pipefail
 cd "$(dirname "$0")/.."
 check=false
@@ -24,6 +26,7 @@ if [[ ! -x "$bin" ]]; then
     cargo build --release --quiet
 fi
 bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+export SUDOLAB_PUBLIC_CORPORA="${SUDOLAB_PUBLIC_CORPORA:-../shared/corpora}"
 
 # figure|source|command|published (digits only); a trailing |slow marks an entry of minutes
 entries=(
@@ -34,6 +37,9 @@ entries=(
 "8x8 Sudoku grids (2x4 boxes), band method|K. F. Pettersen (2006), tabled in Wikipedia's *Mathematics of Sudoku*, \"Sudoku with rectangular regions\"|sudolab grids count --box 2x4|29136487207403520"
 "9x9 Sudoku grids, band method|B. Felgenhauer and F. Jarvis, *Enumerating possible Sudoku grids* (2005); *Mathematics of Sudoku I*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 3x3|6670903752021072936960|slow"
 "Latin squares of order 5|OEIS A002860|echo ......................... \| sudolab count --all --variant latin|161280"
+"Solution counts of tdoku's 43 test puzzles (0 to 847 each), summed|T. Dillon, tdoku's test file of 43 puzzles, each with its published count|sudolab count --all \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/test_puzzles.txt\" \| awk '{ s += \$3 } END { print s }'|5260"
+"Solution counts of Serg's 10,000 multi-solution puzzles (2 to 1,555 each), summed|Serg's benchmark via tdoku, with its published exact counts|sudolab count --all \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/puzzles7_serg_benchmark.txt\" \| awk '{ s += \$3 } END { print s }'|1982741"
+"17-clue puzzles with exactly one solution|G. Royle's collection of 49,151 17-clue puzzles, completed to 49,158 by later searches (all unique by construction)|sudolab count \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/puzzles2_17_clue.txt\" \| awk '\$2 == \"unique\" { n++ } END { print n }'|49158"
 "Fewest clues of a unique 4x4 puzzle|G. McGuire, B. Tugemann, G. Civario, *There is no 16-clue Sudoku* (2012, arXiv:1201.0749), and the 4x4 enumerations it cites|sudolab grids min-clues --all --box 2x2|4"
 )
 

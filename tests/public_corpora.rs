@@ -15,6 +15,9 @@ use sudolab::corpus::{Format, Reader, Record};
 use sudolab::model::{Grid, Shape, find_conflict, parse_line_record, validate};
 use sudolab::strategy::{self, Limits, Verdict};
 
+#[path = "sudolab/reproduction_table.rs"]
+mod reproduction_table;
+
 /// Strategies complete enough to decide every puzzle of these sets within the budget: all but
 /// the row-major backtrackers.
 const MUST_DECIDE: &[&str] = &[
@@ -688,4 +691,30 @@ fn the_9x9_grid_count_is_felgenhauer_and_jarvis() {
     let count = sudolab::grids::count_grids(Shape::new(3, 3).expect("a valid shape"))
         .expect("9x9 is counted");
     assert_eq!(count.grids, 6_670_903_752_021_072_936_960);
+}
+
+/// Every row of docs/reproductions.md's table that reads the public corpora (the normal suite
+/// runs the others): its command ends its output with the published figure.
+#[test]
+fn reproduction_rows_on_the_public_corpora() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_sudolab")).parent().unwrap();
+    let corpora = corpora_dir();
+    let rows: Vec<_> = reproduction_table::rows(root)
+        .into_iter()
+        .filter(reproduction_table::Row::reads_public_corpora)
+        .collect();
+    assert!(
+        rows.len() >= 3,
+        "rows on the public corpora: {}",
+        rows.len()
+    );
+    for row in &rows {
+        reproduction_table::assert_reproduces(
+            row,
+            root,
+            bin_dir,
+            &[(reproduction_table::PUBLIC_CORPORA, corpora.clone())],
+        );
+    }
 }

@@ -25,6 +25,7 @@ mod overhead;
 mod parquet;
 mod properties;
 mod provenance;
+mod reproduction_table;
 mod reproductions;
 mod robustness;
 mod snapshots;

@@ -9,6 +9,7 @@ use sudolab::model::{Grid, Shape, to_line, validate};
 use sudolab::strategy::{self, Limits, rng::stream};
 
 use crate::cli::sudolab;
+use crate::reproduction_table;
 
 /// The published counts: 4x4 and 6x6 (Felgenhauer and Jarvis's paper and every enumeration
 /// since), 8x8 with 2x4 boxes (Pettersen), each shape also counted transposed.
@@ -285,59 +286,23 @@ fn grids_sample_writes_the_seeded_draws_one_per_line() {
     assert_eq!(again.stdout, run.stdout);
 }
 
-/// Every row of docs/reproductions.md's table whose time is under a minute: its command, run
-/// with this build's `sudolab` first on PATH, ends its output with the published figure, which
-/// is also the table's sudolab column.
+/// Every row of docs/reproductions.md's table whose time is under a minute and that reads
+/// nothing outside the repository: its command, run with this build's `sudolab` first on PATH,
+/// ends its output with the published figure, which is also the table's sudolab column. The
+/// rows that read the public corpora run in the public-corpora step
+/// (`public_corpora::reproduction_rows_on_the_public_corpora`).
 #[test]
 fn every_entry_under_a_minute_reproduces() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let doc = std::fs::read_to_string(root.join("docs/reproductions.md")).unwrap();
     let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_sudolab"))
         .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+        .unwrap();
     let mut ran = 0;
-    for line in doc
-        .lines()
-        .filter(|line| line.starts_with("| ") && line.contains('`'))
-    {
-        // Cells split at " | " that is not escaped (a pipe inside a command is "\|").
-        let cells: Vec<String> = line
-            .replace("\\|", "\u{1}")
-            .trim_matches('|')
-            .split(" | ")
-            .map(|cell| cell.trim().replace('\u{1}', "|"))
-            .collect();
-        assert_eq!(cells.len(), 6, "{line}");
-        let command = cells[2].trim_matches('`');
-        let published = cells[3].replace(',', "");
-        assert_eq!(cells[4], published, "{line}");
-        let seconds: f64 = cells[5]
-            .trim_end_matches(" s")
-            .parse()
-            .expect("a time in seconds");
-        if seconds >= 60.0 {
+    for row in reproduction_table::rows(root) {
+        if row.seconds >= 60.0 || row.reads_public_corpora() {
             continue;
         }
-        let output = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .env("PATH", &path)
-            .current_dir(root)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{command}");
-        let stdout = String::from_utf8(output.stdout).unwrap();
-        let last = stdout
-            .lines()
-            .last()
-            .and_then(|l| l.split_whitespace().last());
-        assert_eq!(last, Some(published.as_str()), "{command}");
+        reproduction_table::assert_reproduces(&row, root, bin_dir, &[]);
         ran += 1;
     }
     assert!(ran >= 5, "the table's fast entries ran: {ran}");
