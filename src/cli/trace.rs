@@ -49,6 +49,11 @@ pub(crate) struct TraceArgs {
     #[arg(long, short = 's', value_delimiter = ',', default_value = "toggle")]
     strategy: Vec<String>,
 
+    /// An outside solver, NAME=COMMAND as in 'compare --external': refused, with the reason
+    /// (sudolab cannot see an outside program's search), before anything is traced or started.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
+
     /// Input form, as in every command: auto (decided from the first puzzle), line, grid or
     /// json.
     #[arg(long, short = 'f', default_value = "auto", value_parser = parse_input_form)]
@@ -227,6 +232,16 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         .transpose()
         .map_err(|not_proper| anyhow::anyhow!("--human: {not_proper}"))?;
     let engines = strategies_named(&args.strategy)?;
+    let outside = super::compare::externals(&args.external, &Default::default())?;
+    if let Some(outside) = outside.first() {
+        bail!(
+            "{}",
+            NotTraceable {
+                strategy: outside.name().to_string(),
+                reason: outside.untraceable_reason(),
+            }
+        );
+    }
     // Each strategy keeps up to --max-events events: together they keep the memory bound.
     if args.max_events.saturating_mul(engines.len()) > MAX_EVENTS {
         bail!(
