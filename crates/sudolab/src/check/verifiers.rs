@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn outside_solvers_verify_beside_auto_or_the_named_strategies_named_or_not() {
-        let mine = crate::strategy::External::new("mine", vec!["true".to_string()])
+        let mine = strategy::External::new("mine", vec!["true".to_string()])
             .expect("a valid name")
             .leak();
         let puzzle = Grid::empty(Shape::CLASSIC);

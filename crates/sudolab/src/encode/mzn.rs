@@ -23,7 +23,7 @@ pub struct MznRefused(pub String);
 /// without one.
 pub fn to_minizinc(puzzle: &Grid) -> Result<String, MznRefused> {
     if let Some(rules) = puzzle.rules() {
-        return Err(MznRefused(rules.name().to_string()));
+        return Err(MznRefused(rules.name()));
     }
     let shape = puzzle.shape();
     let side = shape.side();

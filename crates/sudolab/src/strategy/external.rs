@@ -20,6 +20,7 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStderr, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::Ordering;
@@ -168,19 +169,21 @@ impl ProcessLimits {
         }
         let mut script = String::new();
         if let Some(memory) = self.memory {
-            script.push_str(&format!(
+            let _ = write!(
+                script,
                 "ulimit -v {} || exit 126; ",
                 memory.div_ceil(1024).max(1)
-            ));
+            );
         }
         if let Some(seconds) = self.cpu_seconds() {
             // The soft limit sends SIGXCPU, which ends a program that does not catch it; the
             // hard one a second later is SIGKILL. No core file of a killed program.
             // (The soft limit is set first: a hard limit below the current soft one is refused.)
-            script.push_str(&format!(
+            let _ = write!(
+                script,
                 "ulimit -c 0; ulimit -S -t {seconds} && ulimit -H -t {} || exit 126; ",
                 seconds + 1
-            ));
+            );
         }
         script.push_str("exec \"$0\" \"$@\"");
         let mut wrapped = vec!["sh".to_string(), "-c".to_string(), script];
@@ -191,6 +194,8 @@ impl ProcessLimits {
     /// What the limits say about a program that ended without an answer with `status`: empty
     /// without limits.
     pub(super) fn explain(&self, status: Option<ExitStatus>) -> String {
+        const SIGKILL: i32 = 9;
+        const SIGXCPU: i32 = 24;
         if self.is_none() {
             return String::new();
         }
@@ -207,8 +212,6 @@ impl ProcessLimits {
         });
         #[cfg(not(unix))]
         let signal: Option<i32> = status.and(None);
-        const SIGKILL: i32 = 9;
-        const SIGXCPU: i32 = 24;
         if let Some(seconds) = self.cpu_seconds()
             && matches!(signal, Some(SIGXCPU | SIGKILL))
         {
@@ -340,6 +343,7 @@ impl External {
     }
 
     /// This solver with its processes run under `limits` (replacing any set before).
+    #[must_use]
     pub fn with_process_limits(mut self, limits: ProcessLimits) -> External {
         if !self.process_limits.is_none() {
             self.command.drain(..3);

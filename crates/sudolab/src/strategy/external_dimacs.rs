@@ -81,6 +81,7 @@ impl Dimacs {
     }
 
     /// This solver with each call run under `limits` (replacing any set before).
+    #[must_use]
     pub fn with_process_limits(mut self, limits: ProcessLimits) -> Dimacs {
         if !self.process_limits.is_none() {
             self.command.drain(..3);
