@@ -446,7 +446,7 @@ fn minizinc_solves_the_exported_models_of_the_bundled_9x9_corpus_as_fast_does() 
             let grid: sudolab::model::Grid = puzzle.parse().expect("a line-form puzzle");
             let mut fast = Vec::new();
             sudolab::strategy::Fast.search(&grid, &Limits::solutions(2), &mut |solution| {
-                fast.push(sudolab::model::to_line(solution).expect("a 9x9 line"))
+                fast.push(sudolab::model::to_line(solution).expect("a 9x9 line"));
             });
             assert_eq!(fast.len(), 1, "{puzzle}");
             assert_eq!(solutions, fast, "{puzzle}");
