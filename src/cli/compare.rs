@@ -419,7 +419,9 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
     Ok(strategies)
 }
 
-/// The resource limits of the outside solvers' processes (every command with `--external`).
+// The resource limits of the outside solvers' processes (every command with `--external`). A
+// plain comment: clap would take a doc comment as the about text of every command that
+// flattens these.
 #[derive(Debug, Default, Args)]
 pub(crate) struct ExternalLimitArgs {
     /// Limit each outside solver's process to this much memory (address space, 'ulimit -v';
