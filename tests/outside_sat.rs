@@ -395,3 +395,64 @@ fn dimacs_solvers_agree_with_sat_on_1000_public_9x9_puzzles() {
     let report = compare_dimacs("public", &solvers, "5m", &[&corpus]);
     assert_agree_with_sat(&report, &["picosat", "cadical"], 1000);
 }
+
+/// MiniZinc (Debian's `minizinc`, with Gecode) solves the model `sudolab export mzn` writes of
+/// every puzzle of the bundled 9x9 corpora, for all solutions: exactly one, `fast`'s.
+#[test]
+fn minizinc_solves_the_exported_models_of_the_bundled_9x9_corpus_as_fast_does() {
+    use sudolab::strategy::{Limits, Strategy};
+    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("sudolab-mzn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("puzzle.mzn");
+    let model = model.to_str().unwrap();
+    let mut solved = 0;
+    for file in ["corpora/reference.txt", "corpora/generated/9x9-minimal.txt"] {
+        let text = std::fs::read_to_string(project.join(file)).unwrap();
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let puzzle = line.split_whitespace().next().unwrap();
+            let (code, exported) = sudolab(&["export", "mzn"], &format!("{puzzle}\n"));
+            assert_eq!(code, 0, "{puzzle}");
+            std::fs::write(model, &exported).unwrap();
+            let output = Command::new("minizinc")
+                .args(["--solver", "gecode", "--all-solutions", model])
+                .output()
+                .unwrap_or_else(|err| {
+                    panic!("cannot run 'minizinc': {err}; install Debian's minizinc")
+                });
+            assert!(output.status.success(), "{puzzle}: {output:?}");
+            let stdout = String::from_utf8(output.stdout).unwrap();
+            // Each solution, then '----------'; '==========' once the search is complete.
+            assert!(
+                stdout.trim_end().ends_with("=========="),
+                "{puzzle}: {stdout}"
+            );
+            let solutions: Vec<String> = stdout
+                .split("----------")
+                .filter(|block| !block.trim().is_empty() && !block.contains("=========="))
+                .map(|block| {
+                    block
+                        .split_whitespace()
+                        .map(|value| {
+                            let value: u32 = value.parse().expect("a cell value");
+                            char::from_digit(value, 10).expect("a digit of a 9x9 board")
+                        })
+                        .collect()
+                })
+                .collect();
+            let grid: sudolab::model::Grid = puzzle.parse().expect("a line-form puzzle");
+            let mut fast = Vec::new();
+            sudolab::strategy::Fast.search(&grid, &Limits::solutions(2), &mut |solution| {
+                fast.push(sudolab::model::to_line(solution).expect("a 9x9 line"));
+            });
+            assert_eq!(fast.len(), 1, "{puzzle}");
+            assert_eq!(solutions, fast, "{puzzle}");
+            solved += 1;
+        }
+    }
+    assert_eq!(solved, 102);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -51,6 +51,9 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_name = "NAME=COMMAND")]
     external: Vec<String>,
 
+    #[command(flatten)]
+    external_limits: ExternalLimitArgs,
+
     /// Stop each search at this many solutions: 2 gives a uniqueness verdict, 1 only solves,
     /// 0 counts every solution.
     #[arg(long, short = 'l', default_value_t = 2, conflicts_with = "all")]
@@ -400,7 +403,7 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
     } else {
         strategies_named(&args.strategies)?
     };
-    strategies.extend(externals(&args.external)?);
+    strategies.extend(externals(&args.external, &args.external_limits)?);
     let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
     if let Some(baseline) = &args.baseline
         && !names.contains(&baseline.as_str())
@@ -416,11 +419,49 @@ fn chosen_strategies(args: &CompareArgs) -> anyhow::Result<Vec<&'static dyn Stra
     Ok(strategies)
 }
 
-/// The outside solvers of `--external NAME=COMMAND`, each once.
-pub(crate) fn externals(specs: &[String]) -> anyhow::Result<Vec<&'static dyn Strategy>> {
+// The resource limits of the outside solvers' processes (every command with `--external`). A
+// plain comment: clap would take a doc comment as the about text of every command that
+// flattens these.
+#[derive(Debug, Default, Args)]
+pub(crate) struct ExternalLimitArgs {
+    /// Limit each outside solver's process to this much memory (address space, 'ulimit -v';
+    /// a whole number and K, M or G, binary units: 512M, 2G); an allocation past it fails, and
+    /// a program that dies of it is its problem on that puzzle, started again for the next.
+    /// Default: no limit.
+    #[arg(long, value_name = "SIZE", value_parser = strategy::parse_size)]
+    external_memory: Option<u64>,
+
+    /// Limit each outside solver's process to this much CPU time ('ulimit -t', whole seconds
+    /// rounded up: 500ms, 10s, 2m); at the limit it is killed (SIGXCPU), which is its problem on
+    /// that puzzle, and started again for the next. A line-protocol program is kept across
+    /// puzzles, so this bounds its whole life (a safety net; --timeout is the per-puzzle
+    /// budget); a DIMACS solver is started per call, so it bounds each call. Default: no limit.
+    #[arg(long, value_name = "DURATION", value_parser = parse_cpu_limit)]
+    external_cpu: Option<Duration>,
+}
+
+/// Parses `--external-cpu`: a duration above zero.
+fn parse_cpu_limit(text: &str) -> Result<Duration, String> {
+    match parse_duration(text)? {
+        duration if duration.is_zero() => {
+            Err("a CPU time limit of zero leaves nothing to run; give at least 1s".to_string())
+        }
+        duration => Ok(duration),
+    }
+}
+
+/// The outside solvers of `--external NAME=COMMAND`, each once, under the limits given.
+pub(crate) fn externals(
+    specs: &[String],
+    limits: &ExternalLimitArgs,
+) -> anyhow::Result<Vec<&'static dyn Strategy>> {
+    let limits = strategy::ProcessLimits {
+        memory: limits.external_memory,
+        cpu: limits.external_cpu,
+    };
     let mut externals: Vec<&'static dyn Strategy> = Vec::new();
     for spec in specs {
-        let external = strategy::outside_solver(spec)?;
+        let external = strategy::outside_solver(spec, limits)?;
         if externals
             .iter()
             .any(|other| other.name() == external.name())

@@ -1,4 +1,4 @@
-//! `sudolab export cnf|cover`: the puzzle for outside solvers.
+//! `sudolab export cnf|cover|mzn`: the puzzle for outside solvers.
 
 use std::path::{Path, PathBuf};
 
@@ -6,7 +6,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
 use sudolab::corpus::Record;
-use sudolab::encode::{Cnf, CoverMatrix, Encoding, exact_cover_takes};
+use sudolab::encode::{Cnf, CoverMatrix, Encoding, exact_cover_takes, to_minizinc};
 use sudolab::model::find_conflict;
 use sudolab::strategy::MAX_SAT_SIDE;
 
@@ -50,6 +50,20 @@ pub(crate) enum ExportCommand {
         #[command(flatten)]
         target: ExportTarget,
     },
+    /// Write a puzzle as a MiniZinc model for constraint-programming solvers.
+    ///
+    /// One variable per cell (1..n), the givens fixed, 'alldifferent' over every row, column
+    /// and box, for any box shape and size; the output is the cell values in row-major order,
+    /// separated by spaces. Variants are refused (export cnf encodes every rule). Givens that
+    /// conflict give a model without a solution. MiniZinc solves it: 'minizinc --solver gecode
+    /// --all-solutions b.mzn' prints each solution, then '==========' once the search is
+    /// complete.
+    ///
+    /// Example: sudolab export mzn corpora/reference.txt --puzzle 2 > b.mzn
+    Mzn {
+        #[command(flatten)]
+        target: ExportTarget,
+    },
 }
 
 /// Which puzzles to export and where.
@@ -63,7 +77,7 @@ pub(crate) struct ExportTarget {
     #[arg(long, short = 'p', value_name = "N", value_parser = super::parse_position)]
     puzzle: Option<usize>,
 
-    /// Write every puzzle to its own file in DIR (FILE-00001.cnf or .dlx, ...) instead of
+    /// Write every puzzle to its own file in DIR (FILE-00001.cnf, .dlx or .mzn) instead of
     /// standard output.
     #[arg(long, value_name = "DIR", conflicts_with = "puzzle")]
     out_dir: Option<PathBuf>,
@@ -73,6 +87,7 @@ pub(crate) fn run(command: &ExportCommand) -> anyhow::Result<Status> {
     let (target, extension) = match command {
         ExportCommand::Cnf { target, .. } => (target, "cnf"),
         ExportCommand::Cover { target } => (target, "dlx"),
+        ExportCommand::Mzn { target } => (target, "mzn"),
     };
     if let Some(dir) = &target.out_dir {
         return export_to_dir(command, target, dir, extension);
@@ -139,6 +154,9 @@ fn render(command: &ExportCommand, record: &Record) -> Result<String, (Status, S
             )),
             None => Ok(CoverMatrix::build(&record.puzzle).to_dlx_text(&record.puzzle)),
         },
+        ExportCommand::Mzn { .. } => {
+            to_minizinc(&record.puzzle).map_err(|refused| (Status::Error, refused.to_string()))
+        }
     }
 }
 

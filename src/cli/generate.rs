@@ -14,11 +14,11 @@ use sudolab::generate::{self, Generated, Options, Rating, Symmetry};
 
 use sudolab::generate::Balance;
 use sudolab::model::{Features, Grid, Rules, RulesSpec, Shape, to_line, to_one_line};
-use sudolab::strategy::{EngineChoice, Limits, Strategy};
+use sudolab::strategy::{self, EngineChoice, Limits, Strategy};
 
 use super::human_filter::HumanFilterArgs;
 use super::output::Out;
-use super::{Status, parse_duration, strategies_named, worker_pool};
+use super::{Status, parse_duration, worker_pool};
 
 /// Which puzzles --rating keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -141,6 +141,15 @@ pub(crate) struct GenerateArgs {
     /// the generator's; any disagreement is an error.
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     verify: Vec<String>,
+
+    /// An outside solver as one more verifier, NAME=COMMAND (repeatable; the syntax of
+    /// 'compare --external', protocol in docs/external.md): it re-proves every puzzle after the
+    /// strategies of --verify (name it there to place it), on the checker's budget.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
+
+    #[command(flatten)]
+    external_limits: super::compare::ExternalLimitArgs,
 
     /// Keep only puzzles that need guessing ('guess'), only those fast's propagation solves
     /// ('no-guess'), or those whose human rating (sudolab rate, Sudoku Explainer's scale) is
@@ -299,7 +308,8 @@ fn setup(args: &GenerateArgs) -> anyhow::Result<Setup> {
         None => Grid::empty(shape),
     };
     let checker = choose_checker(&args.checker, &sample)?;
-    let verifiers = strategies_named(&args.verify)?;
+    let outside = super::compare::externals(&args.external, &args.external_limits)?;
+    let verifiers = strategy::find_all_among(&args.verify, &outside)?;
     for verifier in &verifiers {
         if let Err(reason) = verifier.accepts(&sample) {
             bail!("{} cannot verify these puzzles: {reason}", verifier.name());
@@ -545,10 +555,14 @@ fn run_holes(args: &GenerateArgs) -> anyhow::Result<Status> {
             model_name(args.model)
         );
     };
-    if args.variant.is_some() || args.rules.is_some() || !args.verify.is_empty() {
+    if args.variant.is_some()
+        || args.rules.is_some()
+        || !args.verify.is_empty()
+        || !args.external.is_empty()
+    {
         bail!(
-            "--model {} makes instances with holes, not unique puzzles: --variant, --rules and \
-             --verify do not apply",
+            "--model {} makes instances with holes, not unique puzzles: --variant, --rules, \
+             --verify and --external do not apply",
             model_name(args.model)
         );
     }
@@ -913,7 +927,7 @@ mod tests {
             check_timeout: None,
         };
         let generated = generate::generate(&options, fast, 3, 0);
-        let verifiers = strategies_named(&["dlx-knuth".into(), "sat".into()]).unwrap();
+        let verifiers = strategy::find_all(&["dlx-knuth", "sat"]).unwrap();
         let plan = Plan::new(&verifiers, &Limits::solutions(2));
         let scratch = &mut Scratch::default();
         assert!(

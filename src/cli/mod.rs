@@ -287,7 +287,8 @@ enum Command {
     Explain(explain::ExplainCommand),
     /// List the registered strategies, one per line.
     Strategies,
-    /// Write a puzzle for an outside solver: DIMACS CNF or an exact-cover matrix.
+    /// Write a puzzle for an outside solver: DIMACS CNF, an exact-cover matrix or a MiniZinc
+    /// model.
     #[command(subcommand)]
     Export(export::ExportCommand),
     /// Turn a SAT solver's model of an exported CNF back into a grid.

@@ -49,6 +49,11 @@ pub(crate) struct TraceArgs {
     #[arg(long, short = 's', value_delimiter = ',', default_value = "toggle")]
     strategy: Vec<String>,
 
+    /// An outside solver, NAME=COMMAND as in 'compare --external': refused, with the reason
+    /// (sudolab cannot see an outside program's search), before anything is traced or started.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
+
     /// Input form, as in every command: auto (decided from the first puzzle), line, grid or
     /// json.
     #[arg(long, short = 'f', default_value = "auto", value_parser = parse_input_form)]
@@ -203,6 +208,22 @@ pub(crate) fn load_puzzle(
     bail!("{name}: holds {seen} puzzle{plural}, so there is no puzzle {number}");
 }
 
+/// Refuses `--external` solvers with the reason: sudolab cannot see an outside program's
+/// search (nothing is started: a solver's program runs only when it is asked a puzzle).
+fn refuse_outside(specs: &[String]) -> anyhow::Result<()> {
+    let outside = super::compare::externals(specs, &super::compare::ExternalLimitArgs::default())?;
+    if let Some(outside) = outside.first() {
+        bail!(
+            "{}",
+            NotTraceable {
+                strategy: outside.name().to_string(),
+                reason: outside.untraceable_reason(),
+            }
+        );
+    }
+    Ok(())
+}
+
 pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let read = ReadArgs {
         format: args.format,
@@ -227,6 +248,7 @@ pub(crate) fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         .transpose()
         .map_err(|not_proper| anyhow::anyhow!("--human: {not_proper}"))?;
     let engines = strategies_named(&args.strategy)?;
+    refuse_outside(&args.external)?;
     // Each strategy keeps up to --max-events events: together they keep the memory bound.
     if args.max_events.saturating_mul(engines.len()) > MAX_EVENTS {
         bail!(

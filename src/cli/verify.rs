@@ -30,6 +30,17 @@ pub(crate) struct VerifyArgs {
     )]
     strategies: Vec<String>,
 
+    /// An outside solver as one more verifier, NAME=COMMAND (repeatable; the syntax of
+    /// 'compare --external', protocol in docs/external.md): it re-proves every puzzle beside
+    /// --strategies (after auto's engines, or after the named ones; name it in --strategies to
+    /// place it). Its answers are certified and must agree with the others'; a crash, hang or
+    /// malformed answer fails the puzzle.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
+
+    #[command(flatten)]
+    external_limits: super::compare::ExternalLimitArgs,
+
     /// Budget of each check (0 for none); an undecided check is a failure to verify.
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     timeout: Duration,
@@ -50,7 +61,8 @@ pub(crate) struct VerifyArgs {
 }
 
 pub(crate) fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
-    let verifiers = sudolab::check::verifiers(&args.strategies)?;
+    let outside = super::compare::externals(&args.external, &args.external_limits)?;
+    let verifiers = sudolab::check::verifiers_among(&args.strategies, &outside)?;
     let limits = Limits::solutions(2).with_timeout(args.timeout);
     if let Some(dir) = &args.certify {
         std::fs::create_dir_all(dir)

@@ -14,7 +14,7 @@ use crate::compare::{path, read_report, scratch};
 
 /// The C example, compiled into `dir`. A missing C compiler fails the test: CI has one, and
 /// the example must be shown to build and answer there.
-fn compiled_c_solver(dir: &Path) -> PathBuf {
+pub(crate) fn compiled_c_solver(dir: &Path) -> PathBuf {
     let binary = dir.join("solver");
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/external/solver.c");
     let status = Command::new("cc")
@@ -28,7 +28,7 @@ fn compiled_c_solver(dir: &Path) -> PathBuf {
 }
 
 /// The puzzles of a line-form corpus file with their known solutions.
-fn puzzles_with_solutions(file: &str) -> Vec<(String, String)> {
+pub(crate) fn puzzles_with_solutions(file: &str) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
         .expect("a bundled corpus file");
     text.lines()
@@ -136,7 +136,7 @@ fn the_python_and_c_examples_run_beside_fast_and_sat_in_every_report_form() {
 
 /// A solver that answers from a table of known solutions, `puzzle solution` per line, and
 /// does one thing wrong on the puzzle given as its second argument.
-const FAULTY: &str = r#"
+pub(crate) const FAULTY: &str = r#"
 import sys, time
 table = dict(line.split() for line in open(sys.argv[1]))
 fault, target = sys.argv[2], sys.argv[3]

@@ -21,6 +21,7 @@ mod human;
 mod inputs;
 mod min_clues;
 mod outputs;
+mod outside;
 mod overhead;
 mod parquet;
 mod properties;

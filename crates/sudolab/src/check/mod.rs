@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Grid, validate};
 use crate::strategy::{Count, Stats, Stop, Verdict};
 
-pub use verifiers::{DEFAULT_VERIFIERS, Verifiers, VerifiersError, verifiers};
+pub use verifiers::{DEFAULT_VERIFIERS, Verifiers, VerifiersError, verifiers, verifiers_among};
 
 /// What one strategy found on one puzzle, and what it cost.
 #[derive(Clone, Debug)]

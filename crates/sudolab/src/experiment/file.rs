@@ -115,7 +115,8 @@ struct FileSpec {
 
 /// An outside solver: `[[external]] name = "mine", command = ["./mine", "--fast"]`, with
 /// `protocol = "dimacs"` (and an `encoding`) for a SAT solver given the CNF's path as its last
-/// argument.
+/// argument; `memory = "512M"` and `cpu = "10s"` limit its processes
+/// ([`strategy::ProcessLimits`]).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExternalSpec {
@@ -123,6 +124,8 @@ struct ExternalSpec {
     command: Spanned<Vec<String>>,
     protocol: Option<Spanned<String>>,
     encoding: Option<Spanned<String>>,
+    memory: Option<Spanned<String>>,
+    cpu: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -557,7 +560,29 @@ fn externals(
     for external in specs {
         let name = external.name.get_ref();
         let command = external.command.get_ref().clone();
-        let solver = outside_solver(external, name, &command).map_err(|err| {
+        let memory = external
+            .memory
+            .as_ref()
+            .map(|memory| {
+                strategy::parse_size(memory.get_ref())
+                    .map_err(|err| located(memory.span(), format!("memory: {err}")))
+            })
+            .transpose()?;
+        let cpu = external
+            .cpu
+            .as_ref()
+            .map(|cpu| match parse_duration(cpu.get_ref()) {
+                Ok(duration) if !duration.is_zero() => Ok(duration),
+                Ok(_) => Err(located(
+                    cpu.span(),
+                    "cpu: a CPU time limit of zero leaves nothing to run; give at least 1s"
+                        .to_string(),
+                )),
+                Err(err) => Err(located(cpu.span(), format!("cpu: {err}"))),
+            })
+            .transpose()?;
+        let process_limits = strategy::ProcessLimits { memory, cpu };
+        let solver = outside_solver(external, name, &command, process_limits).map_err(|err| {
             let span = match err {
                 ExternalError::EmptyCommand(_) => external.command.span(),
                 ExternalError::BadProtocol { .. } => {
@@ -594,6 +619,7 @@ fn outside_solver(
     external: &ExternalSpec,
     name: &str,
     command: &[String],
+    limits: strategy::ProcessLimits,
 ) -> Result<&'static dyn Strategy, ExternalError> {
     let protocol = external
         .protocol
@@ -601,7 +627,9 @@ fn outside_solver(
         .map_or("line", |protocol| protocol.get_ref().as_str());
     let encoding = external.encoding.as_ref().map(|e| e.get_ref().as_str());
     match protocol {
-        "line" if encoding.is_none() => Ok(External::new(name, command.to_vec())?.leak()),
+        "line" if encoding.is_none() => Ok(External::new(name, command.to_vec())?
+            .with_process_limits(limits)
+            .leak()),
         "line" => Err(ExternalError::EncodingWithoutDimacs(name.to_string())),
         "dimacs" => {
             let encoding = match encoding {
@@ -611,7 +639,9 @@ fn outside_solver(
                     found: word.to_string(),
                 })?,
             };
-            Ok(Dimacs::new(name, command.to_vec(), encoding)?.leak())
+            Ok(Dimacs::new(name, command.to_vec(), encoding)?
+                .with_process_limits(limits)
+                .leak())
         }
         other => Err(ExternalError::BadProtocol {
             name: name.to_string(),

@@ -37,6 +37,34 @@ pub fn find_all<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static dyn Strategy>
     Ok(strategies)
 }
 
+/// The strategies `names` name among the registered ones and `outside` (outside solvers a
+/// front end made, [`External::leak`](super::External::leak)), in order, then the outside
+/// solvers not named: an outside solver is given to be run, so naming it is only a way to place
+/// it. Unknown and repeated names are refused as by [`find_all`].
+pub fn find_all_among<S: AsRef<str>>(
+    names: &[S],
+    outside: &[&'static dyn Strategy],
+) -> Result<Vec<&'static dyn Strategy>, ListError> {
+    let mut strategies: Vec<&'static dyn Strategy> = Vec::with_capacity(names.len());
+    for name in names {
+        let name = name.as_ref().trim();
+        let strategy = match outside.iter().find(|s| s.name() == name) {
+            Some(strategy) => *strategy,
+            None => find(name)?,
+        };
+        if strategies.iter().any(|s| s.name() == strategy.name()) {
+            return Err(ListError::Repeated(strategy.name()));
+        }
+        strategies.push(strategy);
+    }
+    for strategy in outside {
+        if !strategies.iter().any(|s| s.name() == strategy.name()) {
+            strategies.push(*strategy);
+        }
+    }
+    Ok(strategies)
+}
+
 /// The verifiers `auto` asks to re-prove a puzzle like `sample`, the policy's engine first:
 /// propagation, exact cover and SAT below [`AUTO_SAT_FROM_SIDE`]; from it SAT and propagation,
 /// since exact cover without propagation decides almost no large minimal puzzle within any

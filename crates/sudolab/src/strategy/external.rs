@@ -20,8 +20,9 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -128,17 +129,164 @@ pub enum ExternalError {
     },
 }
 
+/// Resource limits of an outside solver's processes, set by the shell that starts the program
+/// (`ulimit`) so that sudolab needs no code of its own in the child: the program is run as
+/// `sh -c 'ulimit ...; exec "$0" "$@"' PROGRAM ARGS...`, a script built from these numbers only.
+/// Limits are inherited by what the program starts. A line-protocol program is kept across
+/// puzzles, so its CPU limit bounds the whole process (a safety net against a runaway program;
+/// the per-puzzle budget is the timeout); a DIMACS solver is started per call, so it bounds each
+/// call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProcessLimits {
+    /// Address space in bytes (`ulimit -v`, in KiB rounded up): an allocation past it fails.
+    pub memory: Option<u64>,
+    /// CPU time (`ulimit -t`, whole seconds rounded up): at the limit the program gets SIGXCPU,
+    /// and SIGKILL a second later if it goes on.
+    pub cpu: Option<Duration>,
+}
+
+impl ProcessLimits {
+    /// No limits: the command is run as given.
+    pub const NONE: ProcessLimits = ProcessLimits {
+        memory: None,
+        cpu: None,
+    };
+
+    /// Whether no limit is set.
+    pub fn is_none(&self) -> bool {
+        self.memory.is_none() && self.cpu.is_none()
+    }
+
+    fn cpu_seconds(&self) -> Option<u64> {
+        self.cpu
+            .map(|cpu| (cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0)).max(1))
+    }
+
+    /// `command` (an argument vector) run under these limits; as given without any.
+    pub fn wrap(&self, command: Vec<String>) -> Vec<String> {
+        if self.is_none() {
+            return command;
+        }
+        let mut script = String::new();
+        if let Some(memory) = self.memory {
+            let _ = write!(
+                script,
+                "ulimit -v {} || exit 126; ",
+                memory.div_ceil(1024).max(1)
+            );
+        }
+        if let Some(seconds) = self.cpu_seconds() {
+            // The soft limit sends SIGXCPU, which ends a program that does not catch it; the
+            // hard one a second later is SIGKILL. No core file of a killed program.
+            // (The soft limit is set first: a hard limit below the current soft one is refused.)
+            let _ = write!(
+                script,
+                "ulimit -c 0; ulimit -S -t {seconds} && ulimit -H -t {} || exit 126; ",
+                seconds + 1
+            );
+        }
+        script.push_str("exec \"$0\" \"$@\"");
+        let mut wrapped = vec!["sh".to_string(), "-c".to_string(), script];
+        wrapped.extend(command);
+        wrapped
+    }
+
+    /// What the limits say about a program that ended without an answer with `status`: empty
+    /// without limits.
+    pub(super) fn explain(&self, status: Option<ExitStatus>) -> String {
+        const SIGKILL: i32 = 9;
+        const SIGXCPU: i32 = 24;
+        if self.is_none() {
+            return String::new();
+        }
+        #[cfg(unix)]
+        let signal = status.and_then(|status| {
+            use std::os::unix::process::ExitStatusExt as _;
+            // Killed itself, or the shell that ran it reports the signal as 128 + its number.
+            status.signal().or_else(|| {
+                status
+                    .code()
+                    .filter(|code| *code > 128)
+                    .map(|code| code - 128)
+            })
+        });
+        #[cfg(not(unix))]
+        let signal: Option<i32> = status.and(None);
+        if let Some(seconds) = self.cpu_seconds()
+            && matches!(signal, Some(SIGXCPU | SIGKILL))
+        {
+            return format!(": it reached its CPU time limit of {seconds}s");
+        }
+        match self.memory {
+            Some(memory) => format!(
+                ", under its memory limit of {} (an allocation past it fails)",
+                format_size(memory)
+            ),
+            None => String::new(),
+        }
+    }
+}
+
+/// A size in bytes in the largest binary unit that divides it: `64 MiB`, `1536 KiB`.
+pub fn format_size(bytes: u64) -> String {
+    for (unit, name) in [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] {
+        if bytes >= unit && bytes % unit == 0 {
+            return format!("{} {name}", bytes / unit);
+        }
+    }
+    format!("{bytes} bytes")
+}
+
+/// Reads a memory size: a whole number and a binary unit, `K`, `M` or `G` (also `KiB`, `MiB`,
+/// `GiB`, any case), such as `512M` or `2G`. A bare number is refused: its unit would be a
+/// guess.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let expected = || {
+        format!(
+            "expected a size such as 512M or 2G (a whole number and K, M or G: KiB, MiB, GiB), found '{text}'"
+        )
+    };
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(expected)?;
+    let (number, unit) = trimmed.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "k" | "kib" => 10,
+        "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        _ => return Err(expected()),
+    };
+    let number: u64 = number.parse().map_err(|_| expected())?;
+    if number == 0 {
+        return Err(format!(
+            "a memory limit of {text} leaves nothing to run in; give at least 1M"
+        ));
+    }
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("the size {text} is too large"))
+}
+
 /// An outside solver as the command line gives it, `NAME=COMMAND`: a DIMACS SAT solver when
 /// COMMAND starts with `dimacs:` (the reduced encoding) or `dimacs-ENCODING:`
 /// ([`Dimacs`](super::Dimacs)), otherwise a program that speaks the line protocol. Either way
-/// the rest of COMMAND is run by `sh -c`.
-pub fn outside_solver(spec: &str) -> Result<Box<dyn Strategy>, ExternalError> {
+/// the rest of COMMAND is run by `sh -c`, under `limits`.
+pub fn outside_solver(
+    spec: &str,
+    limits: ProcessLimits,
+) -> Result<Box<dyn Strategy>, ExternalError> {
     let (name, command) = spec
         .split_once('=')
         .ok_or_else(|| ExternalError::NoEquals(spec.to_string()))?;
     let name = name.trim();
+    let line = || -> Result<Box<dyn Strategy>, ExternalError> {
+        Ok(Box::new(
+            External::from_shell_spec(spec)?.with_process_limits(limits),
+        ))
+    };
     let Some(rest) = command.trim_start().strip_prefix("dimacs") else {
-        return Ok(Box::new(External::from_shell_spec(spec)?));
+        return line();
     };
     let (encoding, shell) = if let Some(shell) = rest.strip_prefix(':') {
         (crate::encode::Encoding::Reduced, shell)
@@ -150,9 +298,11 @@ pub fn outside_solver(spec: &str) -> Result<Box<dyn Strategy>, ExternalError> {
         (encoding, shell)
     } else {
         // A line-protocol program whose command happens to start with "dimacs".
-        return Ok(Box::new(External::from_shell_spec(spec)?));
+        return line();
     };
-    Ok(Box::new(super::Dimacs::from_shell(name, shell, encoding)?))
+    Ok(Box::new(
+        super::Dimacs::from_shell(name, shell, encoding)?.with_process_limits(limits),
+    ))
 }
 
 /// An outside program run as a strategy through the line protocol.
@@ -160,6 +310,7 @@ pub struct External {
     name: &'static str,
     summary: &'static str,
     command: Vec<String>,
+    process_limits: ProcessLimits,
     /// Processes not in use, each ready for its next request.
     idle: Mutex<Vec<Process>>,
 }
@@ -186,8 +337,20 @@ impl External {
             name: Box::leak(name.to_string().into_boxed_str()),
             summary: Box::leak(summary.into_boxed_str()),
             command,
+            process_limits: ProcessLimits::NONE,
             idle: Mutex::new(Vec::new()),
         })
+    }
+
+    /// This solver with its processes run under `limits` (replacing any set before).
+    #[must_use]
+    pub fn with_process_limits(mut self, limits: ProcessLimits) -> External {
+        if !self.process_limits.is_none() {
+            self.command.drain(..3);
+        }
+        self.command = limits.wrap(self.command);
+        self.process_limits = limits;
+        self
     }
 
     /// `NAME=COMMAND` as the command line gives it: COMMAND run by `sh -c`.
@@ -286,8 +449,9 @@ impl External {
                     )));
                 }
                 Ok(Err(AnswerError::Closed)) | Err(RecvTimeoutError::Disconnected) => {
-                    let status = process.exit_status();
-                    return Err(process.fail(format!("exited ({status}) without an answer")));
+                    let (words, status) = process.exit_status();
+                    let limits = self.process_limits.explain(status);
+                    return Err(process.fail(format!("exited ({words}) without an answer{limits}")));
                 }
                 Err(RecvTimeoutError::Timeout) => {}
             }
@@ -519,15 +683,15 @@ impl Process {
         kill_group(&mut self.child);
     }
 
-    /// How the program ended, in words, once it has (waited on briefly).
-    fn exit_status(&mut self) -> String {
+    /// How the program ended, in words and as a status, once it has (waited on briefly).
+    fn exit_status(&mut self) -> (String, Option<ExitStatus>) {
         let until = Instant::now() + STDERR_GRACE;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return status.to_string(),
+                Ok(Some(status)) => return (status.to_string(), Some(status)),
                 Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
-                Ok(None) => return "its output closed".to_string(),
-                Err(err) => return format!("status unknown: {err}"),
+                Ok(None) => return ("its output closed".to_string(), None),
+                Err(err) => return (format!("status unknown: {err}"), None),
             }
         }
     }

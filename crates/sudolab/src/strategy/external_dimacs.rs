@@ -30,7 +30,8 @@ use crate::encode::{Cnf, Encoding};
 use crate::model::Grid;
 
 use super::external::{
-    CANCEL_POLL, ExternalError, Failed, StderrTail, check_name, kill_group, record_failure,
+    CANCEL_POLL, ExternalError, Failed, ProcessLimits, StderrTail, check_name, kill_group,
+    record_failure,
 };
 use super::{
     Counter, Limits, Outcome, Refusals, Stats, Stop, Strategy, answer_without_search,
@@ -50,6 +51,7 @@ pub struct Dimacs {
     summary: &'static str,
     command: Vec<String>,
     encoding: Encoding,
+    process_limits: ProcessLimits,
 }
 
 impl Dimacs {
@@ -74,7 +76,19 @@ impl Dimacs {
             summary: Box::leak(summary.into_boxed_str()),
             command,
             encoding,
+            process_limits: ProcessLimits::NONE,
         })
+    }
+
+    /// This solver with each call run under `limits` (replacing any set before).
+    #[must_use]
+    pub fn with_process_limits(mut self, limits: ProcessLimits) -> Dimacs {
+        if !self.process_limits.is_none() {
+            self.command.drain(..3);
+        }
+        self.command = limits.wrap(self.command);
+        self.process_limits = limits;
+        self
     }
 
     /// A SAT solver whose command is run by `sh -c`, the CNF's path as its last argument
@@ -133,9 +147,16 @@ impl Dimacs {
         let (text, status) = running.wait(limits, deadline)?;
         drop(file);
         let text = String::from_utf8_lossy(&text);
-        read_answer(&text, status, puzzle, cnf, blocking).map_err(|detail| Failed::Failure {
-            detail,
-            tail: running.stderr.text(),
+        read_answer(&text, status, puzzle, cnf, blocking).map_err(|detail| {
+            let limits = if status.success() {
+                String::new()
+            } else {
+                self.process_limits.explain(Some(status))
+            };
+            Failed::Failure {
+                detail: format!("{detail}{limits}"),
+                tail: running.stderr.text(),
+            }
         })
     }
 

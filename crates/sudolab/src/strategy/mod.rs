@@ -38,15 +38,15 @@ pub use callback::{
 };
 pub use choose::{
     AUTO_SAT_FROM_SIDE, EngineChoice, ListError, NoEngine, auto_verifier_engines, auto_verifiers,
-    find_all,
+    find_all, find_all_among,
 };
 pub use detach::{MAX_ABANDONED, abandoned_running};
 pub(crate) use detach::{mark_ran_elsewhere, take_ran_elsewhere};
 pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
 pub use external::{
-    External, ExternalError, MAX_ANSWER_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, STDERR_TAIL_BYTES,
-    outside_solver,
+    External, ExternalError, MAX_ANSWER_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, ProcessLimits,
+    STDERR_TAIL_BYTES, format_size, outside_solver, parse_size,
 };
 pub use external_dimacs::{Dimacs, MAX_DIMACS_OUTPUT_BYTES};
 pub use fast::Fast;
