@@ -34,6 +34,8 @@ entries=(
 "8x8 Sudoku grids (2x4 boxes), band method|K. F. Pettersen (2006), tabled in Wikipedia's *Mathematics of Sudoku*, \"Sudoku with rectangular regions\"|sudolab grids count --box 2x4|29136487207403520"
 "9x9 Sudoku grids, band method|B. Felgenhauer and F. Jarvis, *Enumerating possible Sudoku grids* (2005); *Mathematics of Sudoku I*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 3x3|6670903752021072936960|slow"
 "Latin squares of order 5|OEIS A002860|echo ......................... \| sudolab count --all --variant latin|161280"
+"Essentially different 4x4 grids|E. Russell and F. Jarvis, *Mathematics of Sudoku II*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 2x2 --essentially-different|2"
+"Essentially different 6x6 grids (2x3 boxes)|as above; tabled in Wikipedia's *Mathematics of Sudoku*|sudolab grids count --box 2x3 --essentially-different|49"
 "Fewest clues of a unique 4x4 puzzle|G. McGuire, B. Tugemann, G. Civario, *There is no 16-clue Sudoku* (2012, arXiv:1201.0749), and the 4x4 enumerations it cites|sudolab grids min-clues --all --box 2x2|4"
 )
 
