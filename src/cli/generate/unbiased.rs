@@ -2,6 +2,7 @@
 //! exactly uniform grids (`grids::GridSampler`), and with `--stats` its clue-count
 //! distribution, raw and weighted, beside the published one.
 
+use std::fmt::Write as _;
 use std::time::Instant;
 
 use anyhow::bail;
@@ -167,26 +168,29 @@ pub(super) fn stats_text(summary: &CluesSummary, attempts: u64, shape: Shape) ->
             100.0 * row.weighted_se
         );
         if nine {
-            line.push_str(&format!("   {}", published(row.clues)));
+            let _ = write!(line, "   {}", published(row.clues));
         }
         text.push_str(line.trim_end());
         text.push('\n');
     }
     let (raw, weighted) = (summary.raw, summary.weighted);
-    text.push_str(&format!(
+    let _ = writeln!(
+        text,
         "  raw:      mean {:.3} ± {:.3}, sd {:.3} ± {:.3} (the kept puzzles, biased towards \
-         fewer clues)\n",
+         fewer clues)",
         raw.mean, raw.mean_se, raw.sd, raw.sd_se
-    ));
-    text.push_str(&format!(
+    );
+    let _ = write!(
+        text,
         "  weighted: mean {:.3} ± {:.3}, sd {:.3} ± {:.3} (each puzzle weighted by C({}, \
          clues): all minimal puzzles; standard errors by the delta method)",
         weighted.mean, weighted.mean_se, weighted.sd, weighted.sd_se, summary.cells
-    ));
+    );
     if nine {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             "\n  published (Berthier 2009): mean {PUBLISHED_9X9_MEAN}, sd {PUBLISHED_9X9_SD}"
-        ));
+        );
     }
     text
 }
