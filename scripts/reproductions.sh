@@ -40,6 +40,8 @@ entries=(
 "Solution counts of tdoku's 43 test puzzles (0 to 847 each), summed|T. Dillon, tdoku's test file of 43 puzzles, each with its published count|sudolab count --all \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/test_puzzles.txt\" \| awk '{ s += \$3 } END { print s }'|5260"
 "Solution counts of Serg's 10,000 multi-solution puzzles (2 to 1,555 each), summed|Serg's benchmark via tdoku, with its published exact counts|sudolab count --all \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/puzzles7_serg_benchmark.txt\" \| awk '{ s += \$3 } END { print s }'|1982741"
 "17-clue puzzles with exactly one solution|G. Royle's collection of 49,151 17-clue puzzles, completed to 49,158 by later searches (all unique by construction)|sudolab count \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/puzzles2_17_clue.txt\" \| awk '\$2 == \"unique\" { n++ } END { print n }'|49158"
+"Essentially different 4x4 grids|E. Russell and F. Jarvis, *Mathematics of Sudoku II*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 2x2 --essentially-different|2"
+"Essentially different 6x6 grids (2x3 boxes)|as above; tabled in Wikipedia's *Mathematics of Sudoku*|sudolab grids count --box 2x3 --essentially-different|49"
 "Fewest clues of a unique 4x4 puzzle|G. McGuire, B. Tugemann, G. Civario, *There is no 16-clue Sudoku* (2012, arXiv:1201.0749), and the 4x4 enumerations it cites|sudolab grids min-clues --all --box 2x2|4"
 )
 

@@ -20,6 +20,8 @@ use super::human_filter::HumanFilterArgs;
 use super::output::Out;
 use super::{Status, parse_duration, worker_pool};
 
+mod unbiased;
+
 /// Which puzzles --rating keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum RatingFilter {
@@ -210,6 +212,19 @@ pub(crate) struct GenerateArgs {
     /// parallel's job number.
     #[arg(long, value_name = "K/N|auto[/N]")]
     shard: Option<Shard>,
+
+    /// Berthier's controlled-bias generator: from an exactly uniform grid (as 'grids sample';
+    /// boxes 2x2, 2x3, 3x2, 2x4, 4x2, 3x3), delete cells in a uniformly random order until
+    /// the puzzle has a second solution, put the last one back, and keep the puzzle only if
+    /// it is minimal; --count is the minimal puzzles kept, and every check runs to its end
+    /// (--check-timeout does not apply). --stats adds the clue-count distribution, raw and
+    /// weighted by C(cells, clues) to undo the bias, beside Berthier's published one on 9x9
+    /// (docs/reproductions.md). Few attempts keep a puzzle (0.3% on 6x6), and a 9x9 run
+    /// first counts every 9x9 grid (minutes), then draws one grid per attempt (about a second
+    /// each): 9x9 runs take days.
+    #[arg(long, conflicts_with_all = ["clues", "minimal", "symmetry", "rating", "variant",
+          "rules", "model", "holes", "verify", "shard"])]
+    unbiased: bool,
 }
 
 /// The instance family of `generate --model`.
@@ -425,6 +440,9 @@ impl Reached {
 }
 
 pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
+    if args.unbiased {
+        return unbiased::run(args);
+    }
     if matches!(args.model, Model::Qwh | Model::Gsp) {
         return run_holes(args);
     }

@@ -184,6 +184,7 @@ enum Command {
     ///   sudolab generate --size 16 --count 2 --symmetry rot180 --json
     ///   sudolab generate --box 2x3 --clues 12 --rating guess
     ///   sudolab generate --count 3 --rating 4.0..9.0   # human rating (sudolab rate)
+    ///   sudolab generate --unbiased --box 2x3 -c 50 --stats   # Berthier's controlled bias
     #[command(verbatim_doc_comment)]
     Generate(generate::GenerateArgs),
     /// Whole grids: 'grids count' counts every complete grid of a box shape exactly.

@@ -32,6 +32,7 @@ mod robustness;
 mod snapshots;
 mod statistics;
 mod trace;
+mod unbiased;
 mod ux_cli;
 mod ux_input;
 mod ux_reports;

@@ -17,6 +17,7 @@ use crate::model::rules::RuleCheck;
 use crate::model::{DigitSet, Grid, Rules, Shape};
 
 mod families;
+pub mod unbiased;
 
 use crate::strategy::{Counter, Limits, Strategy, Verdict};
 pub use families::{Balance, hole_cells, latin_rules, latin_square, random_cages};

@@ -1,11 +1,13 @@
 //! Whole grids: exact counts by the band method, uniform samples, and the puzzles of a given
 //! clue count inside a grid (unavoidable sets and a hitting-set search).
 
+mod classes;
 mod count;
 mod min_clues;
 mod sample;
 mod unavoidable;
 
+pub use classes::{ClassesError, MAX_CLASSES_SIDE, essentially_different};
 pub use count::{CountError, GridCount, LayoutClass, MAX_SIDE, count_grids};
 pub use min_clues::{
     DEFAULT_SET_DIGITS, GaveUp, MAX_ALL_SIDE, MAX_CELLS, MinCluesError, MinCluesOptions,

@@ -1,0 +1,333 @@
+//! Berthier's controlled-bias generator of minimal puzzles (D. Berthier, "Unbiased statistics
+//! of a CSP: a controlled-bias generator", 2009).
+//!
+//! An attempt takes a complete grid drawn uniformly (the caller's, from `grids::GridSampler`:
+//! this module sits beside `grids` and cannot reach it) and deletes its cells in a uniformly
+//! random order, with no uniqueness check on the way, until the puzzle has more than one
+//! solution; the last cell deleted is put back. The puzzle is kept only if it is minimal (no
+//! clue can go with the solution staying unique).
+//!
+//! A minimal puzzle of `n` clues out of `cells` comes out of its grid exactly when its
+//! `cells - n` blanks are the first deleted, whatever their order and whichever clue follows:
+//! probability `1 / C(cells, n)`. Weighting each kept puzzle by `C(cells, n)` (normalised)
+//! therefore estimates the real distribution of clue counts over all minimal puzzles of all
+//! grids ([`CluesSummary`]).
+//!
+//! Uniqueness is monotone along the deletion order (each deletion can only add solutions), so
+//! the breaking point is found by bisection: about `log2(cells)` checks instead of one a cell.
+
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use super::shuffle;
+use crate::model::Grid;
+use crate::strategy::{Limits, Strategy, Verdict};
+
+/// One attempt of the controlled-bias generator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    /// The attempt's index in the seed's stream.
+    pub index: u64,
+    /// The puzzle at the breaking point: unique, and deleting the next cell of the order
+    /// would give it a second solution.
+    pub puzzle: Grid,
+    /// Its solution, the grid it was cut from.
+    pub solution: Grid,
+    /// Clues of the puzzle.
+    pub clues: usize,
+    /// Whether no clue can go (only minimal puzzles are kept).
+    pub minimal: bool,
+    /// Uniqueness checks made (the bisection's and the minimality test's).
+    pub checks: u64,
+}
+
+/// Whether `checker` proves `puzzle` unique. There is no budget: an undecided check would
+/// bias the distribution, so every check runs to its end.
+fn unique(checker: &dyn Strategy, puzzle: &Grid, checks: &mut u64) -> bool {
+    *checks += 1;
+    checker.count_up_to(puzzle, 2, &Limits::default()).verdict() == Verdict::Unique
+}
+
+/// One attempt on `solution` (a uniformly drawn complete grid, for the distribution to be
+/// Berthier's): cells deleted in an order drawn from `rng`, the breaking point found by
+/// bisection, then the minimality test.
+pub fn attempt(
+    solution: Grid,
+    checker: &dyn Strategy,
+    rng: &mut ChaCha8Rng,
+    index: u64,
+) -> Attempt {
+    let cells = solution.shape().cell_count();
+    let mut order: Vec<usize> = (0..cells).collect();
+    shuffle(&mut order, rng);
+    let blanked = |deleted: usize| {
+        let mut puzzle = solution.clone();
+        for &cell in &order[..deleted] {
+            puzzle.set(cell, 0);
+        }
+        puzzle
+    };
+    let mut checks = 0;
+    // `lo` deletions leave the puzzle unique (none: the full grid), `hi` do not.
+    let (mut lo, mut hi) = (0, cells);
+    if unique(checker, &blanked(cells), &mut checks) {
+        lo = cells;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if unique(checker, &blanked(mid), &mut checks) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let mut puzzle = blanked(lo);
+    // The clue at `order[lo]` is known to be needed: deleting it is the breaking point.
+    let mut minimal = true;
+    for &cell in &order[(lo + 1).min(cells)..] {
+        let value = puzzle.get(cell);
+        puzzle.set(cell, 0);
+        let still_unique = unique(checker, &puzzle, &mut checks);
+        puzzle.set(cell, value);
+        if still_unique {
+            minimal = false;
+            break;
+        }
+    }
+    Attempt {
+        index,
+        clues: cells - lo,
+        puzzle,
+        solution,
+        minimal,
+        checks,
+    }
+}
+
+/// `C(n, k)` as a float: the weights reach `C(81, 40)`, about 2e23, far inside `f64`'s range,
+/// and only their ratios matter.
+pub fn binomial(n: usize, k: usize) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// A mean and a standard deviation, each with its standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Moments {
+    /// The mean.
+    pub mean: f64,
+    /// Standard error of the mean.
+    pub mean_se: f64,
+    /// The standard deviation (divisor: the total weight, as Berthier's).
+    pub sd: f64,
+    /// Standard error of the standard deviation.
+    pub sd_se: f64,
+}
+
+/// One clue count's line of the distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CluesRow {
+    /// The clue count.
+    pub clues: usize,
+    /// Kept puzzles with that many clues.
+    pub kept: u64,
+    /// Their share of the kept puzzles.
+    pub raw: f64,
+    /// Their share once each is weighted by `C(cells, clues)`: the estimate of the real share
+    /// among all minimal puzzles.
+    pub weighted: f64,
+    /// Standard error of `weighted` (delta method, as for the moments).
+    pub weighted_se: f64,
+}
+
+/// The clue-count distribution of kept puzzles, raw and weighted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CluesSummary {
+    /// The board's cells.
+    pub cells: usize,
+    /// Puzzles summarised.
+    pub puzzles: u64,
+    /// One row per clue count seen, fewest clues first.
+    pub rows: Vec<CluesRow>,
+    /// The kept puzzles' own mean and spread (the generator's bias left in).
+    pub raw: Moments,
+    /// The estimate of the real mean and spread over all minimal puzzles.
+    pub weighted: Moments,
+}
+
+/// Moments of values `x` with weights `w`, by the delta method for ratio estimators: the
+/// weighted mean `m = S(w x) / S(w)` has standard error `sqrt(S(w^2 (x - m)^2)) / S(w)`; the
+/// variance `v = S(w (x - m)^2) / S(w)` is the same kind of ratio in `y = (x - m)^2` (the
+/// estimated `m` adds nothing to first order, since `S(w (x - m)) = 0`), and the standard
+/// deviation's error is the variance's over `2 sd`. With equal weights these are the usual
+/// `sd / sqrt(n)` and, for a normal sample, close to `sd / sqrt(2 n)`.
+fn moments(values: &[(f64, f64)]) -> Moments {
+    let total: f64 = values.iter().map(|(_, w)| w).sum();
+    let mean = values.iter().map(|(x, w)| w * x).sum::<f64>() / total;
+    let variance = values
+        .iter()
+        .map(|(x, w)| w * (x - mean).powi(2))
+        .sum::<f64>()
+        / total;
+    let mean_se = values
+        .iter()
+        .map(|(x, w)| (w * (x - mean)).powi(2))
+        .sum::<f64>()
+        .sqrt()
+        / total;
+    let variance_se = values
+        .iter()
+        .map(|(x, w)| (w * ((x - mean).powi(2) - variance)).powi(2))
+        .sum::<f64>()
+        .sqrt()
+        / total;
+    let sd = variance.sqrt();
+    Moments {
+        mean,
+        mean_se,
+        sd,
+        sd_se: if sd > 0.0 {
+            variance_se / (2.0 * sd)
+        } else {
+            0.0
+        },
+    }
+}
+
+/// The distribution of `clues` (one entry per kept puzzle) on a board of `cells` cells, raw
+/// and weighted by `C(cells, n)`. `None` without puzzles.
+pub fn summarize(cells: usize, clues: &[usize]) -> Option<CluesSummary> {
+    if clues.is_empty() {
+        return None;
+    }
+    // Weights relative to the largest among the counts seen, so that sums stay near 1.
+    let top = clues
+        .iter()
+        .map(|&n| binomial(cells, n))
+        .fold(0.0, f64::max);
+    let weight = |n: usize| binomial(cells, n) / top;
+    let raw: Vec<(f64, f64)> = clues.iter().map(|&n| (n as f64, 1.0)).collect();
+    let weighted: Vec<(f64, f64)> = clues.iter().map(|&n| (n as f64, weight(n))).collect();
+    let (least, most) = (
+        *clues.iter().min().expect("not empty"),
+        *clues.iter().max().expect("not empty"),
+    );
+    let puzzles = clues.len() as u64;
+    let total_weight: f64 = weighted.iter().map(|(_, w)| w).sum();
+    let rows = (least..=most)
+        .filter_map(|n| {
+            let kept = clues.iter().filter(|&&c| c == n).count() as u64;
+            (kept > 0).then(|| {
+                let share = kept as f64 * weight(n) / total_weight;
+                // The share is the weighted mean of the indicator of n clues.
+                let se = weighted
+                    .iter()
+                    .map(|&(x, w)| (w * (f64::from(u8::from(x as usize == n)) - share)).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+                    / total_weight;
+                CluesRow {
+                    clues: n,
+                    kept,
+                    raw: kept as f64 / puzzles as f64,
+                    weighted: share,
+                    weighted_se: se,
+                }
+            })
+        })
+        .collect();
+    Some(CluesSummary {
+        cells,
+        puzzles,
+        rows,
+        raw: moments(&raw),
+        weighted: moments(&weighted),
+    })
+}
+
+/// Berthier's estimate of the real distribution of clue counts over all minimal 9x9 puzzles,
+/// in percent (D. Berthier, "The real distribution of minimal puzzles", The New Sudoku
+/// Players' Forum, after his controlled-bias generator; overall relative precision 0.065%).
+pub const PUBLISHED_9X9_PERCENT: [(usize, f64); 13] = [
+    (20, 1.32e-7),
+    (21, 0.000_034),
+    (22, 0.003_48),
+    (23, 0.148),
+    (24, 2.28),
+    (25, 13.42),
+    (26, 31.91),
+    (27, 32.71),
+    (28, 15.48),
+    (29, 3.598),
+    (30, 0.41),
+    (31, 0.024_1),
+    (32, 0.001_02),
+];
+
+/// Berthier's real mean number of clues of minimal 9x9 puzzles (2009).
+pub const PUBLISHED_9X9_MEAN: f64 = 26.577;
+
+/// Berthier's real standard deviation of that number (2009).
+pub const PUBLISHED_9X9_SD: f64 = 1.116;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials_are_exact_where_floats_are() {
+        // Integers far below 2^53: exact in f64, and rounding to the nearest is exact.
+        let exact = |n, k| binomial(n, k).round() as u64;
+        assert_eq!(exact(16, 0), 1);
+        assert_eq!(exact(16, 4), 1820);
+        assert_eq!(exact(16, 16), 1);
+        assert_eq!(exact(16, 17), 0);
+        assert_eq!(exact(81, 1), 81);
+        assert_eq!(exact(36, 10), 254_186_856);
+    }
+
+    #[test]
+    fn equal_weights_give_the_usual_moments() {
+        let m = moments(&[(1.0, 1.0), (2.0, 1.0), (3.0, 1.0), (4.0, 1.0)]);
+        assert!((m.mean - 2.5).abs() < 1e-12);
+        // Population variance 1.25; standard error sqrt(S (x - m)^2) / n = sqrt(5) / 4.
+        assert!((m.sd - 1.25f64.sqrt()).abs() < 1e-12);
+        assert!((m.mean_se - 5f64.sqrt() / 4.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn weighting_undoes_the_chance_of_each_clue_count() {
+        // Two 3-clue puzzles and one 2-clue puzzle on a 4-cell board: weights C(4,3) = 4 and
+        // C(4,2) = 6, so the weighted shares are 8/14 and 6/14.
+        let summary = summarize(4, &[3, 2, 3]).unwrap();
+        assert_eq!(summary.rows.len(), 2);
+        assert_eq!((summary.rows[0].clues, summary.rows[0].kept), (2, 1));
+        assert!((summary.rows[0].weighted - 6.0 / 14.0).abs() < 1e-12);
+        assert!((summary.rows[1].weighted - 8.0 / 14.0).abs() < 1e-12);
+        assert!((summary.weighted.mean - (2.0 * 6.0 + 3.0 * 8.0) / 14.0).abs() < 1e-12);
+        assert!((summary.raw.mean - 8.0 / 3.0).abs() < 1e-12);
+        assert_eq!(summarize(4, &[]), None);
+    }
+
+    #[test]
+    fn the_published_table_has_the_published_mean_and_spread() {
+        let total: f64 = PUBLISHED_9X9_PERCENT.iter().map(|(_, p)| p).sum();
+        let mean = PUBLISHED_9X9_PERCENT
+            .iter()
+            .map(|&(n, p)| n as f64 * p)
+            .sum::<f64>()
+            / total;
+        let sd = (PUBLISHED_9X9_PERCENT
+            .iter()
+            .map(|&(n, p)| (n as f64 - mean).powi(2) * p)
+            .sum::<f64>()
+            / total)
+            .sqrt();
+        // The table is rounded to a few digits: its moments agree with the paper's to 0.002.
+        assert!((mean - PUBLISHED_9X9_MEAN).abs() < 0.002, "{mean}");
+        assert!((sd - PUBLISHED_9X9_SD).abs() < 0.002, "{sd}");
+    }
+}

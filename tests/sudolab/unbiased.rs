@@ -1,0 +1,321 @@
+//! Berthier's controlled-bias generator (`generate --unbiased`, `--stats`) against the 4x4
+//! board, where every grid and every minimal puzzle can be enumerated, and essentially
+//! different grids (`grids count --essentially-different`) against the published figures.
+
+use std::collections::BTreeMap;
+
+use sudolab::generate::unbiased::{self, binomial};
+use sudolab::grids::GridSampler;
+use sudolab::model::{Grid, Shape};
+use sudolab::strategy::{self, Limits, Verdict, rng::stream};
+
+use crate::cli::sudolab;
+
+fn fast() -> &'static dyn strategy::Strategy {
+    strategy::find("fast").unwrap()
+}
+
+fn unique(puzzle: &Grid) -> bool {
+    fast().count_up_to(puzzle, 2, &Limits::default()).verdict() == Verdict::Unique
+}
+
+/// Each line's puzzle has its line's solution as only solution, and no clue can go.
+fn assert_minimal_and_unique(stdout: &str, shape: Shape) {
+    for line in stdout.lines() {
+        let (puzzle, solution) = line.split_once(' ').expect("puzzle and solution");
+        let puzzle: Grid = sudolab::model::parse_line_record(puzzle.as_bytes(), Some(shape), 1)
+            .unwrap()
+            .puzzle;
+        let solution = sudolab::model::parse_line_record(solution.as_bytes(), Some(shape), 1)
+            .unwrap()
+            .puzzle;
+        assert_eq!(fast().solve(&puzzle, &Limits::default()).0, Some(solution));
+        assert!(unique(&puzzle), "{line}");
+        for cell in 0..shape.cell_count() {
+            if puzzle.get(cell) != 0 {
+                let mut fewer = puzzle.clone();
+                fewer.set(cell, 0);
+                assert!(!unique(&fewer), "{line}: clue {cell} can go");
+            }
+        }
+    }
+}
+
+/// A seed's puzzles are fixed: the same lines at one job and at two, each minimal and unique
+/// with the solution written beside it.
+#[test]
+fn a_seed_gives_the_same_minimal_puzzles_at_any_jobs() {
+    for (shape, count, expected) in [("2x2", "4", PINNED_4X4), ("2x3", "2", PINNED_6X6)] {
+        let args = [
+            "generate",
+            "--unbiased",
+            "--box",
+            shape,
+            "--seed",
+            "5",
+            "-c",
+            count,
+            "--with-solution",
+        ];
+        let one = sudolab(&[&args[..], &["-j", "1"]].concat(), "");
+        assert_eq!(one.code, 0, "{}", one.stderr);
+        assert_eq!(one.stdout, expected, "{shape}");
+        let two = sudolab(&[&args[..], &["-j", "2"]].concat(), "");
+        assert_eq!(two.stdout, one.stdout, "{shape}");
+        assert_minimal_and_unique(&one.stdout, shape.parse::<Shape>().unwrap());
+    }
+}
+
+const PINNED_4X4: &str = concat!(
+    ".2..4...2..3.3.. 3241413224131324\n",
+    ".1.....3.....2.4 3142241343211234\n",
+    "1......1.3....4. 1234342143122143\n",
+    ".4....2...4..3.. 2431312412434312\n",
+);
+const PINNED_6X6: &str = concat!(
+    ".....53...4..4...3..6..26.......26.. 164325325146241563536412613254452631\n",
+    ".....1...32..12...4...3.5...6...6..3 623451154326312645465132531264246513\n",
+);
+
+/// The real distribution of clue counts over every minimal 4x4 puzzle of every grid: for each
+/// of the 12 grids whose first row is 1234 (each stands for its 24 relabellings, which have
+/// the same puzzles), a set of cells is a unique puzzle when it meets every set where another
+/// grid differs from this one, and minimal when no clue of it can go.
+fn minimal_4x4_puzzles_by_clues() -> BTreeMap<usize, u64> {
+    let shape = Shape::new(2, 2).unwrap();
+    let mut grids = Vec::new();
+    fast().search(
+        &Grid::empty(shape),
+        &Limits::default(),
+        &mut |grid: &Grid| {
+            grids.push(grid.cells().to_vec());
+        },
+    );
+    assert_eq!(grids.len(), 288);
+    let mut counts = BTreeMap::new();
+    for grid in grids.iter().filter(|grid| grid[..4] == [1, 2, 3, 4]) {
+        let differences: Vec<u16> = grids
+            .iter()
+            .filter(|other| *other != grid)
+            .map(|other| {
+                (0..16)
+                    .filter(|&c| other[c] != grid[c])
+                    .map(|c| 1u16 << c)
+                    .sum()
+            })
+            .collect();
+        let is_unique = |set: u16| differences.iter().all(|&d| d & set != 0);
+        for set in 0..=u16::MAX {
+            if is_unique(set) && (0..16).all(|c| set & (1 << c) == 0 || !is_unique(set & !(1 << c)))
+            {
+                *counts.entry(set.count_ones() as usize).or_insert(0) += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// The generator on 4x4 against the enumeration: a minimal n-clue puzzle comes out with
+/// chance 1 / C(16, n), so the kept puzzles' clue counts follow M(n) / C(16, n) (M(n): the
+/// minimal n-clue puzzles), which a chi-square test checks (p > 0.01, fixed seed); and the
+/// weighted estimate of the mean and spread falls within 3 standard errors of the exact ones.
+#[test]
+fn the_weighted_4x4_distribution_matches_the_enumeration() {
+    let exact = minimal_4x4_puzzles_by_clues();
+    let total: u64 = exact.values().sum();
+    let mean = exact
+        .iter()
+        .map(|(&n, &m)| n as f64 * m as f64)
+        .sum::<f64>()
+        / total as f64;
+    let sd = (exact
+        .iter()
+        .map(|(&n, &m)| (n as f64 - mean).powi(2) * m as f64)
+        .sum::<f64>()
+        / total as f64)
+        .sqrt();
+    let shape = Shape::new(2, 2).unwrap();
+    let sampler = GridSampler::new(shape).unwrap();
+    let mut clues = Vec::new();
+    for index in 0..4_000 {
+        let mut rng = stream(11, index);
+        let attempt = unbiased::attempt(sampler.sample(&mut rng), fast(), &mut rng, index);
+        if attempt.minimal {
+            clues.push(attempt.clues);
+        }
+    }
+    let kept = clues.len() as f64;
+    let chance: Vec<(usize, f64)> = exact
+        .iter()
+        .map(|(&n, &m)| (n, m as f64 / binomial(16, n)))
+        .collect();
+    let chance_total: f64 = chance.iter().map(|(_, c)| c).sum();
+    let statistic: f64 = chance
+        .iter()
+        .map(|&(n, c)| {
+            let expected = kept * c / chance_total;
+            let observed = clues.iter().filter(|&&k| k == n).count() as f64;
+            (observed - expected).powi(2) / expected
+        })
+        .sum();
+    // Critical values of chi-square at p = 0.01 for 1 to 4 degrees of freedom.
+    let critical = [6.635, 9.210, 11.345, 13.277][chance.len() - 2];
+    assert!(
+        statistic < critical,
+        "{statistic} on {} counts",
+        chance.len()
+    );
+    let summary = unbiased::summarize(16, &clues).unwrap();
+    let weighted = summary.weighted;
+    assert!(
+        (weighted.mean - mean).abs() < 3.0 * weighted.mean_se,
+        "{weighted:?} against {mean}"
+    );
+    assert!(
+        (weighted.sd - sd).abs() < 3.0 * weighted.sd_se,
+        "{weighted:?} against {sd}"
+    );
+}
+
+#[test]
+fn unbiased_refuses_what_would_bias_it_or_what_it_cannot_draw() {
+    let run = sudolab(&["generate", "--unbiased", "--box", "3x4"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --unbiased draws uniform grids: --box 3x4: grid counting needs boxes of at \
+         least 2 rows and 2 columns and a board side of at most 9 (2x2, 2x3, 3x2, 2x4, 4x2, \
+         3x3)\n"
+    );
+    let run = sudolab(&["generate", "--unbiased", "--clues", "20"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("the argument '--unbiased' cannot be used with '--clues <K>'"),
+        "{}",
+        run.stderr
+    );
+    let run = sudolab(
+        &["generate", "--unbiased", "--box", "2x2", "--te-depth", "1"],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --unbiased keeps every minimal puzzle of its attempts: --technique, \
+         --propagation and --te-depth would bias it again; generate without them\n"
+    );
+}
+
+/// --stats keeps today's summary line and adds the distribution; --json carries the attempts
+/// and the same distribution.
+#[test]
+fn stats_print_the_raw_and_weighted_distribution() {
+    let run = sudolab(
+        &[
+            "generate",
+            "--unbiased",
+            "--box",
+            "2x2",
+            "--seed",
+            "3",
+            "-c",
+            "50",
+            "--stats",
+            "-j",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 50);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("sudolab: 50 4x4 puzzles in "),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1..].join("\n"), PINNED_STATS);
+    let json = sudolab(
+        &[
+            "generate",
+            "--unbiased",
+            "--box",
+            "2x2",
+            "--seed",
+            "3",
+            "-c",
+            "50",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let puzzles = value["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 50);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    for (puzzle, line) in puzzles.iter().zip(lines) {
+        assert_eq!(puzzle["line"], *line);
+    }
+    assert_eq!(value["distribution"]["puzzles"], 50);
+    assert_eq!(value["unbiased"], true);
+    let attempts = value["attempts"].as_u64().unwrap();
+    assert!(
+        lines_attempts(&run.stderr) == Some(attempts),
+        "{}",
+        run.stderr
+    );
+}
+
+fn lines_attempts(stderr: &str) -> Option<u64> {
+    let at = stderr.find("kept of ")? + "kept of ".len();
+    stderr[at..].split_whitespace().next()?.parse().ok()
+}
+
+const PINNED_STATS: &str = concat!(
+    "sudolab: --unbiased: 50 minimal puzzles kept of 381 attempts (13.12%)\n",
+    "  clues   kept   raw %   weighted % (± se)\n",
+    "      4     19  38.000    19.507 ± 4.608\n",
+    "      5     29  58.000    71.458 ± 6.739\n",
+    "      6      2   4.000     9.035 ± 5.948\n",
+    "  raw:      mean 4.660 ± 0.078, sd 0.552 ± 0.044 (the kept puzzles, biased towards fewer clues)\n",
+    "  weighted: mean 4.895 ± 0.082, sd 0.524 ± 0.070 (each puzzle weighted by C(16, clues): all minimal puzzles; standard errors by the delta method)",
+);
+
+/// The published counts of essentially different grids: 2 for 4x4, 49 for 6x6 (either box
+/// orientation); 9x9 is refused with what stands in the way.
+#[test]
+fn essentially_different_grids_match_the_published_counts() {
+    for (shape, classes) in [("2x2", "2"), ("2x3", "49"), ("3x2", "49")] {
+        let run = sudolab(
+            &["grids", "count", "--box", shape, "--essentially-different"],
+            "",
+        );
+        assert_eq!(run.code, 0, "{shape}: {}", run.stderr);
+        assert_eq!(run.stdout, format!("{classes}\n"), "{shape}");
+    }
+    let run = sudolab(
+        &[
+            "grids",
+            "count",
+            "--box",
+            "2x3",
+            "--essentially-different",
+            "--json",
+        ],
+        "",
+    );
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["essentially_different"], 49);
+    assert_eq!(value["box"], "2x3");
+    let run = sudolab(&["grids", "count", "--essentially-different"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "sudolab: --box 3x3 --essentially-different: counted only for 2x2, 2x3 and 3x2 boxes, \
+         whose grids with a fixed first row fit in memory (about 1.8e16 here); larger boards \
+         need Burnside's lemma with the grids fixed by each conjugacy class of the \
+         validity-preserving group (Russell and Jarvis's 5,472,730,538 for 9x9), not built\n"
+    );
+}
