@@ -35,6 +35,7 @@ entries=(
 "9x9 Sudoku grids, band method|B. Felgenhauer and F. Jarvis, *Enumerating possible Sudoku grids* (2005); *Mathematics of Sudoku I*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 3x3|6670903752021072936960|slow"
 "Latin squares of order 5|OEIS A002860|echo ......................... \| sudolab count --all --variant latin|161280"
 "Fewest clues of a unique 4x4 puzzle|G. McGuire, B. Tugemann, G. Civario, *There is no 16-clue Sudoku* (2012, arXiv:1201.0749), and the 4x4 enumerations it cites|sudolab grids min-clues --all --box 2x2|4"
+"Fewest clues of a unique 6x6 puzzle (2x3 boxes)|Method of G. McGuire, B. Tugemann, G. Civario, *There is no 16-clue Sudoku* (2012, arXiv:1201.0749); 8 is the 6x6 minimum reported by exhaustive 6x6 searches (source to be pinned)|sudolab grids min-clues --all --box 2x3|8"
 )
 
 rows=()
