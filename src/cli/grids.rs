@@ -60,15 +60,18 @@ pub(crate) enum GridsCommand {
     /// 1 when it gave up at a budget (the puzzles printed are then only some of them).
     ///
     /// --all --box RxC runs over every grid of a board up to 6x6 instead and prints the fewest
-    /// clues of a unique puzzle (published: 4 for 4x4, 8 for 6x6). The 4x4 board takes
-    /// milliseconds; 6x6 and a 9x9 grid's 16 or 17 clues take hours at this method's speed,
-    /// so give them a --timeout.
+    /// clues of a unique puzzle (published: 4 for 4x4, 8 for 6x6). It decides one grid of each
+    /// class of essentially different grids (2 for 4x4, 49 for 6x6): relabelling digits,
+    /// permuting rows inside bands, bands, columns inside stacks, stacks, and transposing
+    /// (square boxes) keep a puzzle's clue count and uniqueness. 4x4 and 6x6 take seconds; a
+    /// 9x9 grid's 16 or 17 clues still take longer than a few minutes, so give it a --timeout.
     ///
     /// Examples:
     ///   sudolab grids min-clues 1234341221434321 --clues 4
     ///   sudolab grids min-clues 123456456123231564564231312645645312 --clues 9 --json
     ///   echo 1234341221434321 | sudolab grids min-clues - --clues 3   # none: a proof
     ///   sudolab grids min-clues --all --box 2x2        # 4
+    ///   sudolab grids min-clues --all --box 2x3        # 8
     #[command(verbatim_doc_comment)]
     MinClues(MinCluesArgs),
 }
@@ -88,8 +91,8 @@ pub(crate) struct MinCluesArgs {
     #[arg(long, short = 'k', value_name = "K", required_unless_present = "all")]
     clues: Option<usize>,
 
-    /// Run over every grid of the board given by --box (up to 6x6) and print the fewest clues
-    /// of a puzzle with a unique solution.
+    /// Run over one grid of each class of essentially different grids of the board given by
+    /// --box (up to 6x6) and print the fewest clues of a puzzle with a unique solution.
     #[arg(long)]
     all: bool,
 
@@ -317,12 +320,9 @@ fn run_min_clues_all(args: &MinCluesArgs) -> anyhow::Result<Status> {
                 out.write_str(&format!("{clues}\n"))?;
             }
             eprintln!(
-                "{shape}: fewest clues {clues} ({} of {} grids with first row 1..{} reach it, \
+                "{shape}: fewest clues {clues} ({} of {} essentially different grids reach it, \
                  e.g. {witness}); {} nodes, {seconds:.1} s",
-                minimum.grids_at_minimum,
-                minimum.grids,
-                shape.side(),
-                minimum.nodes,
+                minimum.grids_at_minimum, minimum.grids, minimum.nodes,
             );
             Status::Success
         }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use sudolab::grids::{MinCluesError, MinCluesOptions, min_clues};
+use sudolab::grids::{MinCluesError, MinCluesOptions, essentially_different_grids, min_clues};
 use sudolab::model::{Grid, Shape, to_line};
 use sudolab::strategy::{Fast, Limits, Strategy};
 
@@ -153,12 +153,46 @@ fn the_fewest_clues_over_all_4x4_grids_is_four() {
     let run = sudolab(&["grids", "min-clues", "--all", "--box", "2x2"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "4\n");
-    // The 12 grids whose first row is 1234 stand for all 288 by relabelling.
+    // The 288 grids fall in 2 classes of essentially different grids.
     assert!(
-        run.stderr.contains("of 12 grids with first row 1..4"),
+        run.stderr
+            .contains("of 2 essentially different grids reach it"),
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn the_grids_fall_in_the_published_numbers_of_classes() {
+    // Published: 2 essentially different 4x4 grids, 49 of 6x6 (2x3 boxes).
+    let four = essentially_different_grids(Shape::new(2, 2).unwrap());
+    assert_eq!(four.len(), 2);
+    let six = essentially_different_grids(Shape::new(2, 3).unwrap());
+    assert_eq!(six.len(), 49);
+    // Each stands for its class once: no two share a first row of 1..side and are equal.
+    let distinct: BTreeSet<Vec<u8>> = six.iter().map(|grid| grid.cells().to_vec()).collect();
+    assert_eq!(distinct.len(), 49);
+}
+
+#[test]
+fn the_fewest_clues_over_all_6x6_grids_is_eight() {
+    let run = sudolab(
+        &["grids", "min-clues", "--all", "--box", "2x3", "--json"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(value["min_clues"], 8);
+    assert_eq!(value["grids"], 49);
+    assert_eq!(value["complete"], true);
+    // The witness is a unique 8-clue puzzle.
+    let witness = value["witness"].as_str().unwrap();
+    let shape = Shape::new(2, 3).unwrap();
+    let puzzle = sudolab::model::parse_line_record(witness.as_bytes(), Some(shape), 1)
+        .unwrap()
+        .puzzle;
+    assert_eq!(puzzle.clue_count(), 8);
+    assert_eq!(Fast.count_up_to(&puzzle, 2, &Limits::unlimited()).found, 1);
 }
 
 #[test]

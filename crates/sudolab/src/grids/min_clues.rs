@@ -20,6 +20,7 @@
 //! Nothing is missed: a unique K-clue puzzle hits every unavoidable set, so it is never cut, and
 //! every leaf is decided by a full count, never by the sets alone.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -207,12 +208,16 @@ pub fn min_clues(
 fn search(
     grid: &Grid,
     clues: usize,
-    sets: Vec<Cells>,
+    mut sets: Vec<Cells>,
     options: &MinCluesOptions,
     deadline: Option<Instant>,
     on_puzzle: &mut dyn FnMut(&Grid),
 ) -> MinCluesStats {
     let cells = grid.cells().len();
+    // The smallest sets prune best; the rest only cost time at every node, and leaving a set
+    // out never loses a puzzle (every leaf is decided by a full count).
+    sets.truncate(MAX_INITIAL_SETS);
+    let initial = sets.len();
     let mut search = Search {
         grid,
         full: if cells == MAX_CELLS {
@@ -221,18 +226,22 @@ fn search(
             bit(cells) - 1
         },
         target: clues,
-        initial: sets.len(),
-        sets,
-        pool: Vec::new(),
+        sets: Vec::with_capacity(MAX_SETS),
+        contains: vec![0; cells * SET_WORDS],
+        levels: vec![0; (clues + 1) * SET_WORDS],
+        path: vec![0; clues + 1],
         puzzle: grid.clone(),
         options,
         deadline,
         on_puzzle,
         stats: MinCluesStats::default(),
     };
-    search.node(0, 0, 0, Vec::new(), 0);
-    search.stats.initial_sets = search.initial;
-    search.stats.sets_added = search.sets.len() - search.initial;
+    for set in sets {
+        search.add_set(set, 0);
+    }
+    search.node(0, 0, 0);
+    search.stats.initial_sets = initial;
+    search.stats.sets_added = search.sets.len() - initial;
     search.stats
 }
 
@@ -246,15 +255,122 @@ pub struct Minimum {
     pub clues: Option<usize>,
     /// A unique puzzle with that many clues.
     pub witness: Option<Grid>,
-    /// Grids run over: every grid whose first row is 1, 2, ..., side (every grid is one of
-    /// these relabelled, and relabelling keeps a puzzle's clue count and uniqueness).
+    /// Grids run over: one of each class of essentially different grids (see
+    /// [`essentially_different_grids`]).
     pub grids: u64,
-    /// Grids with a unique puzzle of the fewest clues (first rows fixed as above).
+    /// Classes with a unique puzzle of the fewest clues.
     pub grids_at_minimum: u64,
     /// Hitting-set nodes over all grids.
     pub nodes: u64,
     /// Why the run stopped early, if it did.
     pub gave_up: Option<GaveUp>,
+}
+
+/// Every order of `lines` lines grouped in blocks of `block` (the rows of a board in bands, or
+/// its columns in stacks) that keeps each block together: the blocks in any order, the lines
+/// of each block in any order.
+fn block_orders(lines: usize, block: usize) -> Vec<Vec<usize>> {
+    fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
+        if items.len() <= 1 {
+            return vec![items.to_vec()];
+        }
+        let mut all = Vec::new();
+        for (index, &first) in items.iter().enumerate() {
+            let mut rest = items.to_vec();
+            rest.remove(index);
+            for mut tail in permutations(&rest) {
+                tail.insert(0, first);
+                all.push(tail);
+            }
+        }
+        all
+    }
+    let blocks = lines / block;
+    let inner = permutations(&(0..block).collect::<Vec<_>>());
+    let mut orders = Vec::new();
+    for outer in permutations(&(0..blocks).collect::<Vec<_>>()) {
+        // Every choice of an inner order for each block, as digits in base `inner.len()`.
+        let choices = inner.len().pow(u32::try_from(blocks).expect("few blocks"));
+        for mut choice in 0..choices {
+            let mut order = Vec::with_capacity(lines);
+            for &b in &outer {
+                let within = &inner[choice % inner.len()];
+                choice /= inner.len();
+                order.extend(within.iter().map(|&line| b * block + line));
+            }
+            orders.push(order);
+        }
+    }
+    orders
+}
+
+/// The grid relabelled so that its first row reads 1, 2, ..., side.
+fn relabelled(cells: &[u8], side: usize) -> Vec<u8> {
+    let mut label = vec![0u8; side + 1];
+    for (col, &digit) in cells[..side].iter().enumerate() {
+        label[usize::from(digit)] = u8::try_from(col + 1).expect("a side of at most 11");
+    }
+    cells
+        .iter()
+        .map(|&digit| label[usize::from(digit)])
+        .collect()
+}
+
+/// One grid of each class of essentially different grids of `shape`: two grids are in one
+/// class when one becomes the other by relabelling the digits, permuting the rows inside
+/// bands, the bands, the columns inside stacks and the stacks, and (for square boxes)
+/// transposing. Each of these maps every puzzle of one grid to a puzzle of the other with as
+/// many clues and as many solutions, so the fewest clues is the same over a class.
+///
+/// Every grid is a relabelling of one whose first row is 1, 2, ..., side; those are enumerated,
+/// and each one not yet seen starts a class whose every image under the row, column and
+/// transposition maps, relabelled to that first row, is marked seen. For `2x2` this gives 2
+/// classes of the 12 such grids, for `2x3` 49 of 39,168.
+pub fn essentially_different_grids(shape: Shape) -> Vec<Grid> {
+    let side = shape.side();
+    let mut first_row = Grid::empty(shape);
+    for col in 0..side {
+        first_row.set(col, u8::try_from(col + 1).expect("a side of at most 11"));
+    }
+    let mut grids = Vec::new();
+    Fast.search(&first_row, &Limits::unlimited(), &mut |grid| {
+        grids.push(grid.clone());
+    });
+    let row_orders = block_orders(side, shape.box_rows());
+    let col_orders = block_orders(side, shape.box_cols());
+    let transposes: &[bool] = if shape.box_rows() == shape.box_cols() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut classes = Vec::new();
+    let mut image = vec![0u8; side * side];
+    for grid in grids {
+        if seen.contains(grid.cells()) {
+            continue;
+        }
+        let cells = grid.cells();
+        for &transpose in transposes {
+            for rows in &row_orders {
+                for cols in &col_orders {
+                    for (row, &from_row) in rows.iter().enumerate() {
+                        for (col, &from_col) in cols.iter().enumerate() {
+                            let (r, c) = if transpose {
+                                (from_col, from_row)
+                            } else {
+                                (from_row, from_col)
+                            };
+                            image[row * side + col] = cells[r * side + c];
+                        }
+                    }
+                    seen.insert(relabelled(&image, side));
+                }
+            }
+        }
+        classes.push(grid);
+    }
+    classes
 }
 
 /// Why a board is refused by [`minimum_over_grids`].
@@ -272,9 +388,10 @@ pub struct TooManyGrids {
 
 /// The fewest clues of a puzzle with a unique solution over every grid of `shape`.
 ///
-/// Each grid with its first row fixed is asked only whether it has a unique puzzle of one clue
-/// fewer than the best so far (a unique puzzle plus any clue is unique, so fewer is the only
-/// question), then, with the final minimum, the grids reaching it are counted.
+/// One grid of each class of essentially different grids is asked only whether it has a
+/// unique puzzle of one clue fewer than the best so far (a unique puzzle plus any clue is
+/// unique, so fewer is the only question), then, with the final minimum, the classes reaching
+/// it are counted.
 pub fn minimum_over_grids(
     shape: Shape,
     options: &MinCluesOptions,
@@ -284,14 +401,7 @@ pub fn minimum_over_grids(
         return Err(TooManyGrids { shape, side });
     }
     let deadline = options.timeout.map(|timeout| Instant::now() + timeout);
-    let mut first_row = Grid::empty(shape);
-    for col in 0..side {
-        first_row.set(col, u8::try_from(col + 1).expect("a side of at most 6"));
-    }
-    let mut grids = Vec::new();
-    Fast.search(&first_row, &Limits::unlimited(), &mut |grid| {
-        grids.push(grid.clone());
-    });
+    let grids = essentially_different_grids(shape);
     // Each grid's sets are collected when its turn comes, so the deadline holds from the start.
     let mut collections: Vec<Vec<Cells>> = Vec::with_capacity(grids.len());
     let mut minimum = Minimum {
@@ -358,6 +468,16 @@ pub fn minimum_over_grids(
     Ok(minimum)
 }
 
+/// The most unavoidable sets collected before the search that it uses (the smallest ones).
+const MAX_INITIAL_SETS: usize = 1536;
+
+/// The most sets the search holds, those found at its leaves included; a set found when the
+/// search holds this many is not kept (the leaf is still decided by the count).
+const MAX_SETS: usize = 2048;
+
+/// Words of a bit-vector over the sets' indices.
+const SET_WORDS: usize = MAX_SETS / 64;
+
 /// What the engine says of a puzzle's clues.
 enum Check {
     /// The grid is its only solution.
@@ -370,11 +490,16 @@ struct Search<'a> {
     grid: &'a Grid,
     full: Cells,
     target: usize,
-    initial: usize,
-    /// Every unavoidable set known: the collection, then the sets found during the search.
+    /// Every unavoidable set known: the collection, smallest first, then the sets found during
+    /// the search.
     sets: Vec<Cells>,
-    /// Spare lists of sets, reused from node to node.
-    pool: Vec<Vec<Cells>>,
+    /// For each cell, the sets that contain it (`SET_WORDS` words a cell).
+    contains: Vec<u64>,
+    /// For each depth of the current path, the sets its clues do not hit (`SET_WORDS` words a
+    /// depth): a child's are its parent's AND-NOT the new clue's sets.
+    levels: Vec<u64>,
+    /// The clues at each depth of the current path.
+    path: Vec<Cells>,
     /// Scratch puzzle, the grid with the cells outside the clues emptied.
     puzzle: Grid,
     options: &'a MinCluesOptions,
@@ -431,6 +556,26 @@ impl Search<'_> {
             {
                 self.stats.gave_up = Some(GaveUp::Timeout);
                 return false;
+            }
+        }
+        true
+    }
+
+    /// Adds an unavoidable set, marked un-hit at every depth of the path up to `depth` whose
+    /// clues miss it; false when the search holds no more sets.
+    fn add_set(&mut self, set: Cells, depth: usize) -> bool {
+        let index = self.sets.len();
+        if index == MAX_SETS {
+            return false;
+        }
+        self.sets.push(set);
+        let (word, mask) = (index / 64, 1u64 << (index % 64));
+        for cell in cells_of(set) {
+            self.contains[cell * SET_WORDS + word] |= mask;
+        }
+        for level in 0..=depth {
+            if self.path[level] & set == 0 {
+                self.levels[level * SET_WORDS + word] |= mask;
             }
         }
         true
@@ -493,112 +638,135 @@ impl Search<'_> {
         }
     }
 
-    /// Decides the puzzle of `clues`, all `target` placed: lists it when unique, or keeps the
-    /// unavoidable set a second solution shows.
-    fn leaf(&mut self, clues: Cells) {
+    /// Decides the puzzle of `clues`, all `target` placed (they hit every known set): lists it
+    /// when unique, or keeps the unavoidable set a second solution shows.
+    fn leaf(&mut self, clues: Cells, depth: usize) {
         if !self.tick() {
             return;
         }
         match self.check(clues) {
             Check::Unique => self.emit(clues),
-            Check::Another(set) => self.sets.push(set),
+            Check::Another(set) => {
+                self.add_set(set, depth);
+            }
         }
     }
 
-    /// The subtree of `clues` (`placed` of them) without the `dead` cells; `list` holds the
-    /// un-hit sets among the first `seen` known sets, their dead cells taken out.
-    fn node(
-        &mut self,
-        clues: Cells,
-        placed: usize,
-        dead: Cells,
-        mut list: Vec<Cells>,
-        seen: usize,
-    ) {
-        self.visit(clues, placed, dead, &mut list, seen);
-        list.clear();
-        self.pool.push(list);
+    /// What the un-hit sets of `depth` say with the `dead` cells out of play: `None` when no
+    /// K-set of the subtree can hit them all (a set with no live cell, or more pairwise
+    /// disjoint sets than clues left), else the live cells of the un-hit set with the fewest
+    /// (0 when every set is hit) and the union of the disjoint sets found, with their count.
+    fn survey(&self, depth: usize, dead: Cells, remaining: usize) -> Option<(Cells, Cells, usize)> {
+        let live_cells = !dead;
+        let mut best: Cells = 0;
+        let mut best_size = u32::MAX;
+        let mut used: Cells = 0;
+        let mut disjoint = 0;
+        let unhit = &self.levels[depth * SET_WORDS..(depth + 1) * SET_WORDS];
+        for (word_index, &word) in unhit.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let index = word_index * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let live = self.sets[index] & live_cells;
+                if live == 0 {
+                    return None;
+                }
+                if live & used == 0 {
+                    used |= live;
+                    disjoint += 1;
+                    if disjoint > remaining {
+                        return None;
+                    }
+                }
+                let size = live.count_ones();
+                if size < best_size {
+                    best_size = size;
+                    best = live;
+                }
+            }
+        }
+        Some((best, used, disjoint))
     }
 
-    fn visit(
-        &mut self,
-        clues: Cells,
-        placed: usize,
-        dead: Cells,
-        list: &mut Vec<Cells>,
-        seen: usize,
-    ) {
+    /// The subtree of the clues at `depth` of the path without the `dead` cells (the cells an
+    /// earlier sibling branch tried, whose K-sets that branch lists).
+    fn node(&mut self, depth: usize, placed: usize, dead: Cells) {
         if !self.tick() {
             return;
         }
-        // Sets found since the parent's list was made.
-        for &set in &self.sets[seen..] {
-            if set & clues == 0 {
-                list.push(set & !dead);
-            }
-        }
+        let clues = self.path[depth];
         let remaining = self.target - placed;
-        loop {
-            if list.contains(&0) {
+        let mut dead = dead;
+        let branch = loop {
+            let Some((best, used, disjoint)) = self.survey(depth, dead, remaining) else {
+                return;
+            };
+            if best == 0 {
+                // Every known set is hit: the engine decides.
+                match self.check(clues) {
+                    Check::Unique => {
+                        let free = self.full & !clues & !dead;
+                        self.supersets(clues, free, remaining);
+                        return;
+                    }
+                    Check::Another(set) => {
+                        if !self.add_set(set, depth) {
+                            // The search holds no more sets: branch on this one directly.
+                            if remaining == 0 || set & !dead == 0 {
+                                return;
+                            }
+                            break set & !dead;
+                        }
+                        continue;
+                    }
+                }
+            }
+            if remaining == 0 {
                 return;
             }
-            if !list.is_empty() {
-                break;
+            // As many disjoint sets as clues left: each clue left lies in one of them, so the
+            // cells outside their union are out of play.
+            let outside = self.full & !used & !dead;
+            if disjoint == remaining && outside != 0 {
+                dead |= outside;
+                continue;
             }
-            match self.check(clues) {
-                Check::Unique => {
-                    let free = self.full & !clues & !dead;
-                    self.supersets(clues, free, remaining);
-                    return;
-                }
-                Check::Another(set) => {
-                    self.sets.push(set);
-                    list.push(set & !dead);
-                }
-            }
-        }
-        let seen = self.sets.len();
-        if remaining == 0 {
-            return;
-        }
-        // Pairwise disjoint un-hit sets each need a clue of their own.
-        let mut used: Cells = 0;
-        let mut disjoint = 0;
-        for &set in list.iter() {
-            if set & used == 0 {
-                used |= set;
-                disjoint += 1;
-                if disjoint > remaining {
-                    return;
-                }
-            }
-        }
+            break best;
+        };
         if remaining == 1 {
-            let candidates = list
-                .iter()
-                .fold(self.full & !dead, |common, set| common & set);
-            for cell in cells_of(candidates) {
-                self.leaf(clues | bit(cell));
+            // The last clue must hit every un-hit set.
+            let mut candidates = branch;
+            let unhit = &self.levels[depth * SET_WORDS..(depth + 1) * SET_WORDS];
+            'sets: for (word_index, &word) in unhit.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let index = word_index * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    candidates &= self.sets[index];
+                    if candidates == 0 {
+                        break 'sets;
+                    }
+                }
+            }
+            for cell in cells_of(candidates & !dead) {
+                self.path[depth + 1] = clues | bit(cell);
+                self.leaf(clues | bit(cell), depth + 1);
                 if self.stopped() {
                     return;
                 }
             }
             return;
         }
-        let branch = list
-            .iter()
-            .copied()
-            .min_by_key(|set| set.count_ones())
-            .expect("the list is not empty");
-        let mut dead = dead;
         for cell in cells_of(branch) {
-            let mut child = self.pool.pop().unwrap_or_default();
-            child.extend(
-                list.iter()
-                    .filter(|&&set| set & bit(cell) == 0)
-                    .map(|&set| set & !dead),
-            );
-            self.node(clues | bit(cell), placed + 1, dead, child, seen);
+            let (parent, child) = self.levels.split_at_mut((depth + 1) * SET_WORDS);
+            let parent = &parent[depth * SET_WORDS..];
+            let hit = &self.contains[cell * SET_WORDS..(cell + 1) * SET_WORDS];
+            for ((child, &parent), &hit) in child[..SET_WORDS].iter_mut().zip(parent).zip(hit) {
+                *child = parent & !hit;
+            }
+            self.path[depth + 1] = clues | bit(cell);
+            self.node(depth + 1, placed + 1, dead);
             if self.stopped() {
                 return;
             }
