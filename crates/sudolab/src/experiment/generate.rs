@@ -483,7 +483,7 @@ impl Request {
         Ok(Holes {
             shape,
             rules,
-            holes,
+            emptied: holes,
             balance: self.balance,
             seed: self.seed,
         })
@@ -817,7 +817,8 @@ pub fn verify_unique(
 pub struct Holes {
     shape: Shape,
     rules: Option<Arc<Rules>>,
-    holes: usize,
+    /// Cells emptied in each instance.
+    emptied: usize,
     balance: Balance,
     seed: u64,
 }
@@ -840,7 +841,7 @@ impl Holes {
 
     /// Cells emptied in each instance.
     pub fn holes(&self) -> usize {
-        self.holes
+        self.emptied
     }
 
     /// The instance of `index`. Nothing is searched, so it comes at once.
@@ -854,7 +855,7 @@ impl Holes {
             None => generate::full_grid(shape, &mut rng),
         };
         let mut puzzle = solution.clone();
-        for cell in generate::hole_cells(shape.side(), self.holes, self.balance, &mut rng) {
+        for cell in generate::hole_cells(shape.side(), self.emptied, self.balance, &mut rng) {
             puzzle.set(cell, 0);
         }
         Instance {
