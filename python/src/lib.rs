@@ -27,13 +27,17 @@ use pyo3_arrow::PyTable;
 use rayon::prelude::*;
 
 use sudolab::corpus::{Format, Met, Source, Walk};
+use sudolab::experiment::generate::{
+    self as request, HumanFilter, HumanRated, Prepared, Request, Unique,
+};
 use sudolab::experiment::provenance;
 use sudolab::experiment::{
     self, Experiment, Hooks, Input, Item, Order, Plan, Puzzles, Repeats, Scratch, Selection,
     Session, Shard, SideError, SideFile, SideKind, Sides,
 };
 use sudolab::generate::{self, Symmetry};
-use sudolab::model::{Grid, Shape, to_one_line};
+use sudolab::model::Features;
+use sudolab::model::{Shape, to_one_line};
 use sudolab::report::{Clock, Context, PuzzleProblem, Row, Sink, SinkError, Summary};
 use sudolab::strategy::{self, Counter, EngineChoice, Limits, Strategy, Verdict, WorkUnit};
 use sudolab::trace;
@@ -1105,9 +1109,10 @@ fn certify_verified(dir: &std::path::Path, item: &Item) -> Result<PathBuf, Strin
 }
 
 /// Seeded puzzles whose uniqueness a checker proves (`sudolab generate`): puzzles `start ..
-/// start + count` of the seed's stream.
+/// start + count` of the seed's stream, through the library's generation request (the command
+/// line's options, checks and messages).
 #[pyfunction]
-#[pyo3(name = "generate", signature = (count, seed, r#box=None, clues=None, minimal=false, symmetry="none", checker="auto", check_timeout=None, start=0, jobs=None, size=9))]
+#[pyo3(name = "generate", signature = (count, seed, r#box=None, clues=None, minimal=false, symmetry="none", checker="auto", check_timeout=None, start=0, jobs=None, size=9, verify=None, rating="any", technique=None, propagation=None, te_depth=None, variant=None, rules=None, model="sudoku", holes=None, balance="none"))]
 #[allow(clippy::too_many_arguments)]
 fn py_generate(
     py: Python<'_>,
@@ -1122,57 +1127,119 @@ fn py_generate(
     start: u64,
     jobs: Option<i64>,
     size: usize,
+    verify: Option<Vec<String>>,
+    rating: &str,
+    technique: Option<&str>,
+    propagation: Option<&str>,
+    te_depth: Option<i64>,
+    variant: Option<&str>,
+    rules: Option<PathBuf>,
+    model: &str,
+    holes: Option<usize>,
+    balance: &str,
 ) -> PyResult<PyTable> {
-    // A box gives the side; without one, the most square box of `size` (as --size).
-    let shape = match self::shape(r#box)? {
-        Some(shape) => shape,
-        None => Shape::for_side(size).map_err(|err| errors::option(&format!("size: {err}")))?,
-    };
-    let symmetry: Symmetry = symmetry
-        .parse()
-        .map_err(|err| errors::option(&format!("symmetry: {err}")))?;
-    let options = generate::Options {
-        shape,
+    fn option(name: &'static str) -> impl Fn(String) -> PyErr {
+        move |err| errors::option(&format!("{name}: {err}"))
+    }
+    let te_depth = te_depth
+        .map(|depth| {
+            u32::try_from(depth)
+                .ok()
+                .filter(|&depth| depth <= sudolab::human::MAX_TE_DEPTH)
+                .ok_or_else(|| {
+                    errors::option(&format!(
+                        "te_depth: expected 0 to {}, found {depth}",
+                        sudolab::human::MAX_TE_DEPTH
+                    ))
+                })
+        })
+        .transpose()?;
+    let request = Request {
+        size,
+        box_shape: self::shape(r#box)?,
+        seed,
         clues,
-        minimal,
-        symmetry,
+        // As the command line: without a clue target, clues go until none can.
+        minimal: minimal || clues.is_none(),
+        symmetry: symmetry
+            .parse::<Symmetry>()
+            .map_err(|err| errors::option(&format!("symmetry: {err}")))?,
+        checker: checker.to_string(),
         check_timeout: duration("check_timeout", check_timeout)?,
+        verify: verify.unwrap_or_default(),
+        outside: request::Outside::default(),
+        rating: rating.parse().map_err(option("rating"))?,
+        human_filter: HumanFilter {
+            technique: technique
+                .map(request::parse_technique)
+                .transpose()
+                .map_err(option("technique"))?,
+            propagation: propagation
+                .map(request::parse_propagation)
+                .transpose()
+                .map_err(option("propagation"))?,
+            te_depth,
+        },
+        variant: variant
+            .map(str::parse::<Features>)
+            .transpose()
+            .map_err(option("variant"))?,
+        rules,
+        model: model
+            .parse::<request::Model>()
+            .map_err(|err| errors::option(&format!("model: {err}")))?,
+        holes,
+        balance: balance
+            .parse::<generate::Balance>()
+            .map_err(|err| errors::option(&format!("balance: {err}")))?,
+        // The table carries each puzzle's rules (`puzzle_json`).
+        carries_rules: true,
+        want_rating: false,
     };
-    options
-        .check()
-        .map_err(|err| errors::option(&err.to_string().replace("--clues", "clues")))?;
-    let checker = checker
-        .parse::<EngineChoice>()
-        .map_err(|err| errors::option(&err.to_string()))?
-        .resolve(&Grid::empty(shape))
-        .map_err(|err| errors::option(&format!("checker: {err}")))?;
+    let prepared = request
+        .prepare()
+        .map_err(|err| errors::option(&err.to_string()))?;
     let jobs = self::jobs(jobs)?;
+    match prepared {
+        Prepared::Unique(run) => generate_unique(py, &run, start, count, jobs),
+        Prepared::Holes(holes) => generate_holes(&holes, start, count),
+    }
+}
+
+/// `generate`'s table of unique puzzles: the generator's figures, then what the options add
+/// (the human rating for a rating range, whether fast needs a guess for `guess`/`no-guess`,
+/// the verification's problems, each puzzle's JSON form with its rules for a variant).
+fn generate_unique(
+    py: Python<'_>,
+    run: &Unique,
+    start: u64,
+    count: u64,
+    jobs: usize,
+) -> PyResult<PyTable> {
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
-    let generated = detached(py, &cancel, move || {
+    let candidates = detached(py, &cancel, move || {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .build()
             .map_err(|err| format!("cannot start {jobs} worker threads: {err}"))?;
-        let mut generated = Vec::new();
-        let end = start.saturating_add(count);
-        let mut next = start;
-        // In chunks, so that Ctrl-C is honoured between them.
-        while next < end && !flag.load(Ordering::SeqCst) {
-            let chunk_end = end.min(next + 4 * jobs as u64);
-            generated.extend(pool.install(|| {
-                (next..chunk_end)
-                    .into_par_iter()
-                    .map(|index| generate::generate(&options, checker, seed, index))
-                    .collect::<Vec<_>>()
-            }));
-            next = chunk_end;
+        let mut candidates = Vec::new();
+        let mut batches = run.batches(start, count);
+        // Batch by batch, so that Ctrl-C is honoured between them.
+        while !flag.load(Ordering::SeqCst) {
+            let batch = batches.next_batch(&pool).map_err(|err| err.to_string())?;
+            if batch.is_empty() {
+                break;
+            }
+            candidates.extend(batch);
         }
-        Ok::<_, String>(generated)
+        Ok::<_, String>(candidates)
     })?
-    .map_err(|message| errors::internal(&message))?;
+    .map_err(|message| errors::option(&message))?;
+    let generated: Vec<&generate::Generated> = candidates.iter().map(|c| &c.generated).collect();
     let puzzles: Vec<String> = generated.iter().map(|g| to_one_line(&g.puzzle)).collect();
     let solutions: Vec<String> = generated.iter().map(|g| to_one_line(&g.solution)).collect();
+    let checker = run.checker().name();
     let mut columns = Columns::default();
     columns
         .u64s("index", generated.iter().map(|g| Some(g.index)))
@@ -1182,7 +1249,58 @@ fn py_generate(
         .bools("target_met", generated.iter().map(|g| g.target_met))
         .u64s("checks", generated.iter().map(|g| Some(g.checks)))
         .u64s("undecided", generated.iter().map(|g| Some(g.undecided)))
-        .strings("checker", generated.iter().map(|_| Some(checker.name())));
+        .strings("checker", generated.iter().map(|_| Some(checker)));
+    if candidates.iter().any(|c| c.human.is_some()) {
+        columns.f64s(
+            "human_rating",
+            candidates.iter().map(|c| match c.human {
+                Some(HumanRated::Rated(tenths)) => Some(f64::from(tenths) / 10.0),
+                _ => None,
+            }),
+        );
+    }
+    if candidates.iter().any(|c| c.rating.is_some()) {
+        columns.bools(
+            "no_guess",
+            candidates
+                .iter()
+                .map(|c| c.rating.is_some_and(|rating| rating.no_guess)),
+        );
+    }
+    if !run.verifiers().is_empty() {
+        let problems: Vec<Option<String>> = candidates
+            .iter()
+            .map(|c| (!c.problems.is_empty()).then(|| c.problems.join("; ")))
+            .collect();
+        columns.strings("problems", problems.iter().map(Option::as_deref));
+    }
+    if run.variant().is_some() {
+        let forms: Vec<String> = generated
+            .iter()
+            .map(|g| sudolab::corpus::grid_to_json(&g.puzzle).to_string())
+            .collect();
+        columns.strings("puzzle_json", forms.iter().map(|f| Some(f.as_str())));
+    }
+    columns.finish()
+}
+
+/// `generate`'s table for `model="qwh"` or `"gsp"`: each instance and the solution it was
+/// made from.
+fn generate_holes(holes: &request::Holes, start: u64, count: u64) -> PyResult<PyTable> {
+    let instances: Vec<request::Instance> = (start..start.saturating_add(count))
+        .map(|index| holes.instance(index))
+        .collect();
+    let puzzles: Vec<String> = instances.iter().map(|i| to_one_line(&i.puzzle)).collect();
+    let solutions: Vec<String> = instances.iter().map(|i| to_one_line(&i.solution)).collect();
+    let mut columns = Columns::default();
+    columns
+        .u64s("index", instances.iter().map(|i| Some(i.index)))
+        .strings("puzzle", puzzles.iter().map(|p| Some(p.as_str())))
+        .strings("solution", solutions.iter().map(|s| Some(s.as_str())))
+        .u32s(
+            "holes",
+            instances.iter().map(|_| Some(holes.holes() as u32)),
+        );
     columns.finish()
 }
 

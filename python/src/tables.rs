@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{BooleanBuilder, StringBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::builder::{
+    BooleanBuilder, Float64Builder, StringBuilder, UInt32Builder, UInt64Builder,
+};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use pyo3::prelude::*;
@@ -52,6 +54,16 @@ impl Columns {
             builder.append_option(value);
         }
         self.push(name, DataType::UInt32, nulls, Arc::new(builder.finish()))
+    }
+
+    pub fn f64s(&mut self, name: &str, values: impl IntoIterator<Item = Option<f64>>) -> &mut Self {
+        let mut builder = Float64Builder::new();
+        let mut nulls = false;
+        for value in values {
+            nulls |= value.is_none();
+            builder.append_option(value);
+        }
+        self.push(name, DataType::Float64, nulls, Arc::new(builder.finish()))
     }
 
     pub fn bools(&mut self, name: &str, values: impl IntoIterator<Item = bool>) -> &mut Self {

@@ -845,6 +845,16 @@ def generate(
     start: int = 0,
     jobs: Optional[int] = None,
     size: int = 9,
+    verify: Union[None, str, Sequence[str]] = None,
+    rating: str = "any",
+    technique: Optional[str] = None,
+    propagation: Optional[str] = None,
+    te_depth: Optional[int] = None,
+    variant: Optional[str] = None,
+    rules: Union[None, str, os.PathLike] = None,
+    model: str = "sudoku",
+    holes: Optional[int] = None,
+    balance: str = "none",
 ) -> Any:
     """Seeded puzzles whose uniqueness a checker proves, as ``sudolab generate``: puzzles
     ``start .. start + count`` of the seed's stream (the same on every machine and with any
@@ -855,10 +865,27 @@ def generate(
     shape instead; ``check_timeout`` bounds each uniqueness check (10 s by default, as on
     the command line; an undecided removal is undone and counted in ``undecided``).
 
+    The other options are the command line's, under the same names and defaults, checked by
+    the same library code with the same messages (raised as :class:`OptionError`):
+
+    - ``verify``: strategies (a list, or ``"a,b"``) that re-prove each puzzle unique within
+      ``check_timeout``; adds a ``problems`` column, null where they agree with the generator.
+    - ``rating``: ``"any"`` (default), ``"guess"``, ``"no-guess"`` (adds ``no_guess``) or a
+      range on Sudoku Explainer's scale such as ``"4.0..6.0"`` (adds ``human_rating``);
+      ``technique``, ``propagation`` and ``te_depth`` filter on the step solver's measures.
+      With a filter, ``start`` counts candidates, not kept puzzles.
+    - ``variant`` (``"x,windoku"``, ``"killer"``, ...) and ``rules`` (a JSON or TOML rules
+      file): every puzzle under those rules; adds ``puzzle_json``, each puzzle with its rules.
+    - ``model``: ``"sudoku"`` (default), ``"latin"``, or ``"qwh"``/``"gsp"``: a random Latin
+      square or Sudoku solution with ``holes`` cells emptied, spread as ``balance`` says
+      (``"none"``, ``"rows"``, ``"full"``); their table is ``index, puzzle, solution, holes``.
+
     >>> t = sudolab.generate(2, seed=7, box="2x2")
     >>> sudolab.verify(t["puzzle"].to_pylist())["verified"].to_pylist()
     [True, True]
     """
+    if isinstance(verify, str):
+        verify = verify.split(",")
     return _table(
         _native.generate(
             count,
@@ -872,6 +899,16 @@ def generate(
             start=start,
             jobs=jobs,
             size=size,
+            verify=None if verify is None else list(verify),
+            rating=rating,
+            technique=technique,
+            propagation=propagation,
+            te_depth=te_depth,
+            variant=variant,
+            rules=None if rules is None else os.fspath(rules),
+            model=model,
+            holes=holes,
+            balance=balance,
         )
     )
 

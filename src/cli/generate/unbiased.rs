@@ -18,14 +18,16 @@ use sudolab::strategy::rng::stream;
 
 use super::super::output::Out;
 use super::super::{Status, worker_pool};
-use super::{GenerateArgs, Reached, choose_checker};
+use sudolab::experiment::generate::choose_checker;
+
+use super::{GenerateArgs, Reached};
 
 /// Attempts per job handed to the pool at a time: enough to keep every job busy between the
 /// writes, few enough that a small --count does not run many attempts past its last puzzle.
 const ATTEMPTS_PER_JOB: u64 = 16;
 
 pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
-    if args.human_filter.any() {
+    if args.human_filter.filter().any() {
         bail!(
             "--unbiased keeps every minimal puzzle of its attempts: --technique, --propagation \
              and --te-depth would bias it again; generate without them"

@@ -44,6 +44,7 @@
 
 mod check;
 pub mod file;
+pub mod generate;
 mod input;
 mod measure;
 mod pipeline;
