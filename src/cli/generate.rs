@@ -159,6 +159,15 @@ pub(crate) struct GenerateArgs {
     #[arg(long, conflicts_with_all = ["clues", "minimal", "symmetry", "rating", "variant",
           "rules", "model", "holes", "verify", "external", "shard"])]
     unbiased: bool,
+
+    /// With --unbiased, attempts on each drawn grid (default 1: a fresh grid per attempt).
+    /// Every grid gets the same number of attempts whatever they keep, so the weighted
+    /// distribution stays unbiased; its standard errors then count a grid's puzzles as one
+    /// sample. A 9x9 draw costs about a second and an attempt about a millisecond or less, so
+    /// 9x9 runs need many attempts a grid, such as 1000.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "unbiased",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    attempts_per_grid: u64,
 }
 
 /// The instance family of `generate --model`.

@@ -141,7 +141,7 @@ fn the_weighted_4x4_distribution_matches_the_enumeration() {
         let mut rng = stream(11, index);
         let attempt = unbiased::attempt(sampler.sample(&mut rng), fast(), &mut rng, index);
         if attempt.minimal {
-            clues.push(attempt.clues);
+            clues.push((attempt.clues, index));
         }
     }
     let kept = clues.len() as f64;
@@ -154,7 +154,7 @@ fn the_weighted_4x4_distribution_matches_the_enumeration() {
         .iter()
         .map(|&(n, c)| {
             let expected = kept * c / chance_total;
-            let observed = clues.iter().filter(|&&k| k == n).count() as f64;
+            let observed = clues.iter().filter(|&&(k, _)| k == n).count() as f64;
             (observed - expected).powi(2) / expected
         })
         .sum();
@@ -175,6 +175,88 @@ fn the_weighted_4x4_distribution_matches_the_enumeration() {
         (weighted.sd - sd).abs() < 3.0 * weighted.sd_se,
         "{weighted:?} against {sd}"
     );
+}
+
+/// Many attempts on each grid (`--attempts-per-grid`), through the command line: the first
+/// attempt on each grid is the one-attempt run's (the same puzzles where it keeps one), and
+/// the weighted mean and spread still fall within 3 standard errors (a grid's puzzles one
+/// sample) of the enumeration's.
+#[test]
+fn many_attempts_a_grid_keep_the_weighted_estimate_unbiased() {
+    let exact = minimal_4x4_puzzles_by_clues();
+    let total: u64 = exact.values().sum();
+    let mean = exact
+        .iter()
+        .map(|(&n, &m)| n as f64 * m as f64)
+        .sum::<f64>()
+        / total as f64;
+    let sd = (exact
+        .iter()
+        .map(|(&n, &m)| (n as f64 - mean).powi(2) * m as f64)
+        .sum::<f64>()
+        / total as f64)
+        .sqrt();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let run = sudolab(args, "");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str(&run.stdout).unwrap()
+    };
+    let grouped = json(&[
+        "generate",
+        "--unbiased",
+        "--box",
+        "2x2",
+        "--seed",
+        "7",
+        "-c",
+        "600",
+        "--attempts-per-grid",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(grouped["attempts_per_grid"], 20);
+    let puzzles = grouped["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 600);
+    // A grid's first attempt (index a multiple of 20) is attempt index / 20 of the plain run.
+    let single = json(&[
+        "generate",
+        "--unbiased",
+        "--box",
+        "2x2",
+        "--seed",
+        "7",
+        "-c",
+        "50",
+        "--json",
+    ]);
+    let plain: BTreeMap<u64, &serde_json::Value> = single["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["index"].as_u64().unwrap(), &p["line"]))
+        .collect();
+    let mut compared = 0;
+    for puzzle in puzzles {
+        let index = puzzle["index"].as_u64().unwrap();
+        if index % 20 == 0
+            && let Some(line) = plain.get(&(index / 20))
+        {
+            assert_eq!(&&puzzle["line"], line, "attempt {index}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 0, "no first attempt of a grid to compare");
+    let weighted = &grouped["distribution"]["weighted"];
+    let (m, m_se) = (
+        weighted["mean"].as_f64().unwrap(),
+        weighted["mean_se"].as_f64().unwrap(),
+    );
+    let (s, s_se) = (
+        weighted["sd"].as_f64().unwrap(),
+        weighted["sd_se"].as_f64().unwrap(),
+    );
+    assert!((m - mean).abs() < 3.0 * m_se, "{weighted} against {mean}");
+    assert!((s - sd).abs() < 3.0 * s_se, "{weighted} against {sd}");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use sudolab::generate::unbiased::{
 };
 use sudolab::grids::GridSampler;
 use sudolab::model::{Grid, Shape, to_line};
-use sudolab::strategy::rng::stream;
+use sudolab::strategy::rng::{Stream, stream};
 
 use super::super::output::Out;
 use super::super::{Status, worker_pool};
@@ -48,6 +48,7 @@ pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             "seed": args.seed,
             "box": shape.to_string(),
             "unbiased": true,
+            "attempts_per_grid": args.attempts_per_grid,
             "checker": checker.name(),
         })
         .to_string();
@@ -55,23 +56,20 @@ pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         out.write_str(",\"puzzles\":[")?;
     }
     let started = Instant::now();
+    let per_grid = args.attempts_per_grid;
     let (mut attempts, mut written) = (0u64, 0u64);
-    let mut clue_counts = Vec::new();
+    // Each kept puzzle's clues and grid, in attempt order.
+    let mut kept = Vec::new();
+    // The grids the current attempts are cut from, each with its stream after the draw.
+    let mut grids: Vec<(u64, Grid, Stream)> = Vec::new();
     let mut next = 0u64;
     'attempts: while written < args.count {
         let chunk = jobs as u64 * ATTEMPTS_PER_JOB;
         let indices: Vec<u64> = (next..next + chunk).collect();
         next += chunk;
-        let made: Vec<Attempt> = pool.install(|| {
-            indices
-                .par_iter()
-                .map(|&index| {
-                    let mut rng = stream(args.seed, index);
-                    let grid = sampler.sample(&mut rng);
-                    unbiased::attempt(grid, checker, &mut rng, index)
-                })
-                .collect()
-        });
+        let made = attempts_on_grids(
+            &pool, &sampler, checker, args.seed, per_grid, &indices, &mut grids,
+        );
         // In index order, up to the puzzle that completes the count: the same output at any
         // --jobs.
         for attempt in made {
@@ -81,14 +79,14 @@ pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             }
             write(&mut out, args, &attempt, written)?;
             out.end_record()?;
-            clue_counts.push(attempt.clues);
+            kept.push((attempt.clues, attempt.index / per_grid));
             written += 1;
             if written == args.count {
                 break 'attempts;
             }
         }
     }
-    let summary = unbiased::summarize(shape.cell_count(), &clue_counts);
+    let summary = unbiased::summarize(shape.cell_count(), &kept);
     if args.json {
         let tail = json!({ "attempts": attempts, "distribution": summary }).to_string();
         out.write_str("\n],")?;
@@ -100,16 +98,67 @@ pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     Reached {
         written,
         missed: 0,
-        clue_counts,
+        clue_counts: kept.iter().map(|&(clues, _)| clues).collect(),
         seconds,
     }
     .report(args, shape, checker, jobs);
     if args.stats
         && let Some(summary) = summary
     {
-        note!("{}", stats_text(&summary, attempts, shape));
+        note!("{}", stats_text(&summary, attempts, per_grid, shape));
     }
     Ok(Status::Success)
+}
+
+/// The attempts of `indices`, attempt `i` on grid `i / per_grid`: the grids not yet in
+/// `grids` are drawn (each with its stream after the draw) and those before the chunk's
+/// first dropped.
+fn attempts_on_grids(
+    pool: &rayon::ThreadPool,
+    sampler: &GridSampler,
+    checker: &'static dyn sudolab::strategy::Strategy,
+    seed: u64,
+    per_grid: u64,
+    indices: &[u64],
+    grids: &mut Vec<(u64, Grid, Stream)>,
+) -> Vec<Attempt> {
+    let (first, last) = (indices[0] / per_grid, indices[indices.len() - 1] / per_grid);
+    grids.retain(|(grid, ..)| *grid >= first);
+    let missing: Vec<u64> = (first..=last)
+        .filter(|index| !grids.iter().any(|(grid, ..)| grid == index))
+        .collect();
+    let drawn: Vec<_> = pool.install(|| {
+        missing
+            .par_iter()
+            .map(|&index| {
+                let mut rng = stream(seed, index);
+                (index, sampler.sample(&mut rng), rng)
+            })
+            .collect()
+    });
+    grids.extend(drawn);
+    let grids = &*grids;
+    pool.install(|| {
+        indices
+            .par_iter()
+            .map(|&index| {
+                let (grid_index, nth) = (index / per_grid, index % per_grid);
+                let (_, grid, after_draw) = grids
+                    .iter()
+                    .find(|(grid, ..)| *grid == grid_index)
+                    .expect("every grid of the chunk is drawn");
+                // The first attempt on a grid goes on with the grid's own stream (one attempt a
+                // grid is then the plain method); the others take streams of seeds after the
+                // run's, which no grid of this run uses.
+                let mut rng = if nth == 0 {
+                    after_draw.clone()
+                } else {
+                    stream(seed.wrapping_add(nth), grid_index)
+                };
+                unbiased::attempt(grid.clone(), checker, &mut rng, index)
+            })
+            .collect()
+    })
 }
 
 fn write(
@@ -142,7 +191,12 @@ fn write(
 /// The distribution as `--stats` prints it: one line per clue count (kept puzzles, their raw
 /// share, the weighted share with its standard error, and on 9x9 Berthier's), then the raw
 /// and weighted moments and, on 9x9, the published ones.
-pub(super) fn stats_text(summary: &CluesSummary, attempts: u64, shape: Shape) -> String {
+pub(super) fn stats_text(
+    summary: &CluesSummary,
+    attempts: u64,
+    per_grid: u64,
+    shape: Shape,
+) -> String {
     let nine = shape.side() == 9;
     let published = |clues: usize| {
         PUBLISHED_9X9_PERCENT
@@ -150,8 +204,13 @@ pub(super) fn stats_text(summary: &CluesSummary, attempts: u64, shape: Shape) ->
             .find(|(n, _)| *n == clues)
             .map_or_else(|| "-".to_string(), |(_, p)| format!("{p}"))
     };
+    let grids = if per_grid == 1 {
+        String::new()
+    } else {
+        format!(" on {} grids", attempts.div_ceil(per_grid))
+    };
     let mut text = format!(
-        "sudolab: --unbiased: {} minimal puzzles kept of {attempts} attempts ({:.2}%)\n",
+        "sudolab: --unbiased: {} minimal puzzles kept of {attempts} attempts{grids} ({:.2}%)\n",
         summary.puzzles,
         100.0 * summary.puzzles as f64 / attempts as f64
     );
@@ -185,8 +244,17 @@ pub(super) fn stats_text(summary: &CluesSummary, attempts: u64, shape: Shape) ->
     let _ = write!(
         text,
         "  weighted: mean {:.3} ± {:.3}, sd {:.3} ± {:.3} (each puzzle weighted by C({}, \
-         clues): all minimal puzzles; standard errors by the delta method)",
-        weighted.mean, weighted.mean_se, weighted.sd, weighted.sd_se, summary.cells
+         clues): all minimal puzzles; standard errors by the delta method{})",
+        weighted.mean,
+        weighted.mean_se,
+        weighted.sd,
+        weighted.sd_se,
+        summary.cells,
+        if per_grid == 1 {
+            ""
+        } else {
+            ", a grid's puzzles one sample"
+        }
     );
     if nine {
         let _ = write!(

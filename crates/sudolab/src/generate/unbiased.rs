@@ -158,31 +158,30 @@ pub struct CluesSummary {
     pub weighted: Moments,
 }
 
-/// Moments of values `x` with weights `w`, by the delta method for ratio estimators: the
-/// weighted mean `m = S(w x) / S(w)` has standard error `sqrt(S(w^2 (x - m)^2)) / S(w)`; the
-/// variance `v = S(w (x - m)^2) / S(w)` is the same kind of ratio in `y = (x - m)^2` (the
-/// estimated `m` adds nothing to first order, since `S(w (x - m)) = 0`), and the standard
-/// deviation's error is the variance's over `2 sd`. With equal weights these are the usual
+/// Moments of values `x` with weights `w` in groups `g`, by the delta method for ratio
+/// estimators: the weighted mean `m = S(w x) / S(w)` has standard error
+/// `sqrt(S_g(S_i(w (x - m))^2)) / S(w)`, the residuals summed within each group first (the
+/// attempts on one grid are not independent of each other; the grids are); the variance
+/// `v = S(w (x - m)^2) / S(w)` is the same kind of ratio in `y = (x - m)^2` (the estimated `m`
+/// adds nothing to first order, since `S(w (x - m)) = 0`), and the standard deviation's error
+/// is the variance's over `2 sd`. With one value a group and equal weights these are the usual
 /// `sd / sqrt(n)` and, for a normal sample, close to `sd / sqrt(2 n)`.
-fn moments(values: &[(f64, f64)]) -> Moments {
-    let total: f64 = values.iter().map(|(_, w)| w).sum();
-    let mean = values.iter().map(|(x, w)| w * x).sum::<f64>() / total;
+fn moments(values: &[(f64, f64, u64)]) -> Moments {
+    let total: f64 = values.iter().map(|(_, w, _)| w).sum();
+    let mean = values.iter().map(|(x, w, _)| w * x).sum::<f64>() / total;
     let variance = values
         .iter()
-        .map(|(x, w)| w * (x - mean).powi(2))
+        .map(|(x, w, _)| w * (x - mean).powi(2))
         .sum::<f64>()
         / total;
-    let mean_se = values
-        .iter()
-        .map(|(x, w)| (w * (x - mean)).powi(2))
-        .sum::<f64>()
-        .sqrt()
-        / total;
-    let variance_se = values
-        .iter()
-        .map(|(x, w)| (w * ((x - mean).powi(2) - variance)).powi(2))
-        .sum::<f64>()
-        .sqrt()
+    let mean_se =
+        grouped_squares(values.iter().map(|&(x, w, g)| (g, w * (x - mean)))).sqrt() / total;
+    let variance_se = grouped_squares(
+        values
+            .iter()
+            .map(|&(x, w, g)| (g, w * ((x - mean).powi(2) - variance))),
+    )
+    .sqrt()
         / total;
     let sd = variance.sqrt();
     Moments {
@@ -197,37 +196,62 @@ fn moments(values: &[(f64, f64)]) -> Moments {
     }
 }
 
-/// The distribution of `clues` (one entry per kept puzzle) on a board of `cells` cells, raw
-/// and weighted by `C(cells, n)`. `None` without puzzles.
-pub fn summarize(cells: usize, clues: &[usize]) -> Option<CluesSummary> {
-    if clues.is_empty() {
+/// The sum of the squares of each group's sum of residuals; a group's residuals come
+/// together (kept puzzles are in attempt order, and a grid's attempts are consecutive).
+fn grouped_squares(residuals: impl Iterator<Item = (u64, f64)>) -> f64 {
+    let mut total = 0.0;
+    let mut current: Option<(u64, f64)> = None;
+    for (group, residual) in residuals {
+        current = match current {
+            Some((g, sum)) if g == group => Some((g, sum + residual)),
+            Some((_, sum)) => {
+                total += sum * sum;
+                Some((group, residual))
+            }
+            None => Some((group, residual)),
+        };
+    }
+    total + current.map_or(0.0, |(_, sum)| sum * sum)
+}
+
+/// The distribution of the kept puzzles' clue counts on a board of `cells` cells, raw and
+/// weighted by `C(cells, n)`: `kept` holds each puzzle's clues and the index of the grid it
+/// was cut from, in attempt order (the standard errors take a grid's puzzles as one sample).
+/// `None` without puzzles.
+pub fn summarize(cells: usize, kept: &[(usize, u64)]) -> Option<CluesSummary> {
+    if kept.is_empty() {
         return None;
     }
+    let clues: Vec<usize> = kept.iter().map(|&(n, _)| n).collect();
     // Weights relative to the largest among the counts seen, so that sums stay near 1.
     let top = clues
         .iter()
         .map(|&n| binomial(cells, n))
         .fold(0.0, f64::max);
     let weight = |n: usize| binomial(cells, n) / top;
-    let raw: Vec<(f64, f64)> = clues.iter().map(|&n| (n as f64, 1.0)).collect();
-    let weighted: Vec<(f64, f64)> = clues.iter().map(|&n| (n as f64, weight(n))).collect();
+    let raw: Vec<(f64, f64, u64)> = kept.iter().map(|&(n, g)| (n as f64, 1.0, g)).collect();
+    let weighted: Vec<(f64, f64, u64)> = kept
+        .iter()
+        .map(|&(n, g)| (n as f64, weight(n), g))
+        .collect();
     let (least, most) = (
         *clues.iter().min().expect("not empty"),
         *clues.iter().max().expect("not empty"),
     );
     let puzzles = clues.len() as u64;
-    let total_weight: f64 = weighted.iter().map(|(_, w)| w).sum();
+    let total_weight: f64 = weighted.iter().map(|(_, w, _)| w).sum();
     let rows = (least..=most)
         .filter_map(|n| {
             let kept = clues.iter().filter(|&&c| c == n).count() as u64;
             (kept > 0).then(|| {
                 let share = kept as f64 * weight(n) / total_weight;
                 // The share is the weighted mean of the indicator of n clues.
-                let se = weighted
-                    .iter()
-                    .map(|&(x, w)| (w * (f64::from(u8::from(x as usize == n)) - share)).powi(2))
-                    .sum::<f64>()
-                    .sqrt()
+                let se = grouped_squares(
+                    weighted
+                        .iter()
+                        .map(|&(x, w, g)| (g, w * (f64::from(u8::from(x as usize == n)) - share))),
+                )
+                .sqrt()
                     / total_weight;
                 CluesRow {
                     clues: n,
@@ -291,7 +315,7 @@ mod tests {
 
     #[test]
     fn equal_weights_give_the_usual_moments() {
-        let m = moments(&[(1.0, 1.0), (2.0, 1.0), (3.0, 1.0), (4.0, 1.0)]);
+        let m = moments(&[(1.0, 1.0, 0), (2.0, 1.0, 1), (3.0, 1.0, 2), (4.0, 1.0, 3)]);
         assert!((m.mean - 2.5).abs() < 1e-12);
         // Population variance 1.25; standard error sqrt(S (x - m)^2) / n = sqrt(5) / 4.
         assert!((m.sd - 1.25f64.sqrt()).abs() < 1e-12);
@@ -302,7 +326,7 @@ mod tests {
     fn weighting_undoes_the_chance_of_each_clue_count() {
         // Two 3-clue puzzles and one 2-clue puzzle on a 4-cell board: weights C(4,3) = 4 and
         // C(4,2) = 6, so the weighted shares are 8/14 and 6/14.
-        let summary = summarize(4, &[3, 2, 3]).unwrap();
+        let summary = summarize(4, &[(3, 0), (2, 1), (3, 2)]).unwrap();
         assert_eq!(summary.rows.len(), 2);
         assert_eq!((summary.rows[0].clues, summary.rows[0].kept), (2, 1));
         assert!((summary.rows[0].weighted - 6.0 / 14.0).abs() < 1e-12);

@@ -4,6 +4,9 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+/// One random stream, for a front end that keeps one without naming the generator's crate.
+pub type Stream = ChaCha8Rng;
+
 /// The random stream `index` under `seed` (puzzle `index` of a generator, or a randomized
 /// search's restarts).
 pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
