@@ -163,8 +163,8 @@ pub(crate) struct GenerateArgs {
     /// With --unbiased, attempts on each drawn grid (default 1: a fresh grid per attempt).
     /// Every grid gets the same number of attempts whatever they keep, so the weighted
     /// distribution stays unbiased; its standard errors then count a grid's puzzles as one
-    /// sample. A 9x9 draw costs about a second and an attempt about a millisecond or less, so
-    /// 9x9 runs need many attempts a grid, such as 1000.
+    /// sample. A 9x9 draw costs a second or more and an attempt well under a millisecond:
+    /// at 1000 attempts a grid the draws still take nearly all of a 9x9 run's time.
     #[arg(long, value_name = "K", default_value_t = 1, requires = "unbiased",
           value_parser = clap::value_parser!(u64).range(1..))]
     attempts_per_grid: u64,
