@@ -28,6 +28,16 @@ pub(crate) fn read_report(file: &str) -> Report {
         .expect("a readable report")
 }
 
+/// The verdicts of one strategy's rows, in the report's order.
+pub(crate) fn verdicts_of(report: &Report, strategy: &str) -> Vec<Verdict> {
+    report
+        .rows
+        .iter()
+        .filter(|row| row.strategy == strategy)
+        .map(|row| row.verdict)
+        .collect()
+}
+
 /// Five puzzles (unique 9x9 with its solution, unique 9x9, unique 4x4, multiple 4x4, 4x4 with
 /// clashing givens) and one malformed line.
 fn mixed_corpus(dir: &Path) -> String {

@@ -10,7 +10,7 @@ use sudolab::report::Report;
 use sudolab::strategy::{Counter, Verdict};
 
 use crate::cli::sudolab;
-use crate::compare::{path, read_report, scratch};
+use crate::compare::{path, read_report, scratch, verdicts_of};
 
 /// The C example, compiled into `dir`. A missing C compiler fails the test: CI has one, and
 /// the example must be shown to build and answer there.
@@ -212,12 +212,7 @@ fn compare_with_fault(
     // The engines' results are complete whatever the outside solver did.
     assert_eq!(report.puzzles, 5);
     for engine in ["fast", "sat"] {
-        let verdicts: Vec<Verdict> = report
-            .rows
-            .iter()
-            .filter(|row| row.strategy == engine)
-            .map(|row| row.verdict)
-            .collect();
+        let verdicts = verdicts_of(&report, engine);
         let expected: Vec<Verdict> = (0..5)
             .map(|at| {
                 if Some(at) == multiple_at {
@@ -318,12 +313,7 @@ fn a_crash_on_the_third_puzzle_is_a_located_failure_and_the_program_restarts() {
         "bad exited (exit status: 3) without an answer; its standard error ends: faulty: \
          cannot cope with this one"
     );
-    let verdicts: Vec<Verdict> = report
-        .rows
-        .iter()
-        .filter(|row| row.strategy == "bad")
-        .map(|row| row.verdict)
-        .collect();
+    let verdicts = verdicts_of(&report, "bad");
     // Restarted after the crash: puzzles 4 and 5 are answered.
     assert_eq!(
         verdicts,

@@ -8,7 +8,7 @@ use sudolab::check::ProblemKind;
 use sudolab::strategy::{Counter, Verdict};
 
 use crate::cli::sudolab;
-use crate::compare::{path, read_report, scratch};
+use crate::compare::{path, read_report, scratch, verdicts_of};
 use crate::external::{FAULTY, puzzles_with_solutions};
 
 const PY_EXAMPLE: &str = "py=python3 examples/external/solver.py";
@@ -328,21 +328,11 @@ fn compare_over_limit(fault: &str, limit: &[&str]) -> (i32, sudolab::report::Rep
     let report = read_report(&report);
     assert_eq!(report.puzzles, 5, "{}", run.stderr);
     for engine in ["fast", "sat"] {
-        let verdicts: Vec<Verdict> = report
-            .rows
-            .iter()
-            .filter(|row| row.strategy == engine)
-            .map(|row| row.verdict)
-            .collect();
+        let verdicts = verdicts_of(&report, engine);
         assert_eq!(verdicts, [Verdict::Unique; 5], "{engine}");
     }
     // Restarted after its death: the fourth and fifth puzzles are answered.
-    let verdicts: Vec<Verdict> = report
-        .rows
-        .iter()
-        .filter(|row| row.strategy == "hungry")
-        .map(|row| row.verdict)
-        .collect();
+    let verdicts = verdicts_of(&report, "hungry");
     assert_eq!(
         verdicts,
         [
@@ -474,12 +464,7 @@ fn limits_are_read_with_their_units_and_bad_ones_refused() {
     let run = sudolab(&["run", &file, "--out", &out, "--allow-external"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report = read_report(&path(Path::new(&out), "report.json"));
-    let py: Vec<Verdict> = report
-        .rows
-        .iter()
-        .filter(|row| row.strategy == "py")
-        .map(|row| row.verdict)
-        .collect();
+    let py = verdicts_of(&report, "py");
     assert_eq!(py, [Verdict::Unique, Verdict::Unique]);
 }
 

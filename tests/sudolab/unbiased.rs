@@ -115,6 +115,22 @@ fn minimal_4x4_puzzles_by_clues() -> BTreeMap<usize, u64> {
     counts
 }
 
+/// The mean and standard deviation of the clue counts of the puzzles counted in `by_clues`.
+fn moments_of(by_clues: &BTreeMap<usize, u64>) -> (f64, f64) {
+    let total = by_clues.values().sum::<u64>() as f64;
+    let mean = by_clues
+        .iter()
+        .map(|(&n, &m)| n as f64 * m as f64)
+        .sum::<f64>()
+        / total;
+    let variance = by_clues
+        .iter()
+        .map(|(&n, &m)| (n as f64 - mean).powi(2) * m as f64)
+        .sum::<f64>()
+        / total;
+    (mean, variance.sqrt())
+}
+
 /// The generator on 4x4 against the enumeration: a minimal n-clue puzzle comes out with
 /// chance 1 / C(16, n), so the kept puzzles' clue counts follow M(n) / C(16, n) (M(n): the
 /// minimal n-clue puzzles), which a chi-square test checks (p > 0.01, fixed seed); and the
@@ -122,18 +138,7 @@ fn minimal_4x4_puzzles_by_clues() -> BTreeMap<usize, u64> {
 #[test]
 fn the_weighted_4x4_distribution_matches_the_enumeration() {
     let exact = minimal_4x4_puzzles_by_clues();
-    let total: u64 = exact.values().sum();
-    let mean = exact
-        .iter()
-        .map(|(&n, &m)| n as f64 * m as f64)
-        .sum::<f64>()
-        / total as f64;
-    let sd = (exact
-        .iter()
-        .map(|(&n, &m)| (n as f64 - mean).powi(2) * m as f64)
-        .sum::<f64>()
-        / total as f64)
-        .sqrt();
+    let (mean, sd) = moments_of(&exact);
     let shape = Shape::new(2, 2).unwrap();
     let sampler = GridSampler::new(shape).unwrap();
     let mut clues = Vec::new();
@@ -184,18 +189,7 @@ fn the_weighted_4x4_distribution_matches_the_enumeration() {
 #[test]
 fn many_attempts_a_grid_keep_the_weighted_estimate_unbiased() {
     let exact = minimal_4x4_puzzles_by_clues();
-    let total: u64 = exact.values().sum();
-    let mean = exact
-        .iter()
-        .map(|(&n, &m)| n as f64 * m as f64)
-        .sum::<f64>()
-        / total as f64;
-    let sd = (exact
-        .iter()
-        .map(|(&n, &m)| (n as f64 - mean).powi(2) * m as f64)
-        .sum::<f64>()
-        / total as f64)
-        .sqrt();
+    let (mean, sd) = moments_of(&exact);
     let json = |args: &[&str]| -> serde_json::Value {
         let run = sudolab(args, "");
         assert_eq!(run.code, 0, "{}", run.stderr);
