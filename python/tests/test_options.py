@@ -50,6 +50,8 @@ NOT_IN_PYTHON = {
     "out": {"run"},
     "force": {"run"},
     "allow-outside": {"run"},
+    # The command takes it only to refuse it: an outside program's search cannot be traced.
+    "external": {"trace"},
 }
 
 #: Options the command line has and Python does not have yet: outside solvers' resource limits
