@@ -10,7 +10,8 @@
 # runs it), the whole `count -s fast -j1` process over the same file (start-up included), and
 # their ratio; then the instructions of a one-puzzle `count -s fast -j1` (start-up, mostly).
 # The 17-clue set is read from $SUDOLAB_PUBLIC_CORPORA/tdoku, or ../shared/corpora/tdoku.
-# Needs valgrind; builds the release binary and the bench first.
+# Needs valgrind. Builds the release binary and the bench first, unless $SUDOLAB (a sudolab
+# binary) and $SUDOLAB_CLI_BENCH (the bench's binary, target/release/deps/cli-HASH) are given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,30 +22,35 @@ set_file=$corpora/tdoku/puzzles2_17_clue.txt
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [ "$take" = 0 ]; then
-  grep -v '^#' "$set_file" > "$work/puzzles.txt"
-else
-  grep -v '^#' "$set_file" | head -n "$take" > "$work/puzzles.txt"
-fi
-head -n 1 "$work/puzzles.txt" > "$work/one.txt"
+# The puzzle lines (comments left out), the first $take of them; read whole, so that no
+# pipe closes early under pipefail.
+awk -v n="$take" '!/^#/ && (n == 0 || taken++ < n)' "$set_file" > "$work/puzzles.txt"
+awk 'NR == 1' "$work/puzzles.txt" > "$work/one.txt"
 
-cargo build --release --quiet --bin sudolab
-bench=$(cargo bench --bench cli --no-run --message-format=json 2>/dev/null |
-  grep -o '"executable":"[^"]*/cli-[^"]*"' | tail -n 1 | cut -d'"' -f4)
-[ -x "$bench" ] || { echo "the cli bench did not build" >&2; exit 1; }
+sudolab=${SUDOLAB:-}
+if [ -z "$sudolab" ]; then
+  cargo build --release --quiet --bin sudolab
+  sudolab=target/release/sudolab
+fi
+bench=${SUDOLAB_CLI_BENCH:-}
+if [ -z "$bench" ]; then
+  bench=$(cargo bench --bench cli --no-run --message-format=json 2>/dev/null |
+    grep -o '"executable":"[^"]*/cli-[^"]*"' | tail -n 1 | cut -d'"' -f4)
+fi
+[ -x "$bench" ] || { echo "no cli bench binary (cargo bench --bench cli --no-run)" >&2; exit 1; }
 
 # The inclusive instructions of the function named $2 in callgrind's output $1, or the total.
 inclusive() {
   callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
-    grep -m 1 "$2" | awk '{gsub(",", "", $1); print $1}'
+    awk -v name="$2" 'index($0, name) && !done { gsub(",", "", $1); print $1; done = 1 }'
 }
 
 SUDOLAB_CLI_LIBRARY_ONCE="$work/puzzles.txt" valgrind --tool=callgrind \
   --callgrind-out-file="$work/library.out" "$bench" > /dev/null 2> "$work/library.log"
 valgrind --tool=callgrind --callgrind-out-file="$work/count.out" \
-  target/release/sudolab count -s fast -j1 "$work/puzzles.txt" > /dev/null 2> "$work/count.log"
+  "$sudolab" count -s fast -j1 "$work/puzzles.txt" > /dev/null 2> "$work/count.log"
 valgrind --tool=callgrind --callgrind-out-file="$work/one.out" \
-  target/release/sudolab count -s fast -j1 "$work/one.txt" > /dev/null 2> "$work/one.log"
+  "$sudolab" count -s fast -j1 "$work/one.txt" > /dev/null 2> "$work/one.log"
 
 puzzles=$(wc -l < "$work/puzzles.txt")
 library=$(inclusive "$work/library.out" ':cli::library ')
