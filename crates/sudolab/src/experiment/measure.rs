@@ -5,7 +5,10 @@
 //! stopped, every recorded solution is certified with [`validate`]. A search that delivers more
 //! solutions than the buffer holds (counting all solutions of an open board, say) certifies the
 //! rest inside the callback, with the clock paused around each one, so that every solution is
-//! still certified and the time is still the engine's own.
+//! still certified and the time is still the engine's own. Untimed (a caller that shows no
+//! time: `count` without `--stats`), there is no clock to keep work out of: each solution is
+//! certified inside the callback, on the engine's own grid, and only the first valid one is
+//! copied, into a recycled grid.
 //!
 //! Each search is timed by two clocks: the wall clock ([`Instant`]) and the CPU clock of the
 //! thread that runs it (`CLOCK_THREAD_CPUTIME_ID`, through `cpu_time::ThreadTime`). On a
@@ -21,7 +24,7 @@ use std::time::{Duration, Instant};
 use cpu_time::ThreadTime;
 
 use crate::check::Run;
-use crate::model::{Grid, solves, validate};
+use crate::model::{Grid, Shape, solves, validate};
 use crate::plan::Repeats;
 use crate::strategy::{Limits, Outcome, Stop, Strategy, take_failure, take_ran_elsewhere};
 
@@ -126,8 +129,11 @@ struct Timed {
     cpu: Option<Duration>,
     /// The recorded solutions: `scratch.cells[cells]`.
     cells: Range<usize>,
-    /// A solution beyond the buffer that failed certification inside the callback.
+    /// A solution beyond the buffer that failed certification inside the callback, or, with
+    /// the clock off, the first solution that failed it.
     invalid: Option<String>,
+    /// With the clock off, the first solution, certified inside the callback.
+    solution: Option<Grid>,
     /// How an outside solver failed on the puzzle (the first repeat's failure).
     failure: Option<String>,
 }
@@ -266,6 +272,8 @@ fn time_one(
         Some(started) => started.and_then(cpu_since),
     };
     let mut invalid: Option<String> = None;
+    // With the clock off, the first certified solution of the last repeat.
+    let mut kept: Option<Grid> = None;
     // Whether every repeat so far has a CPU time.
     let mut cpu_known = true;
     loop {
@@ -279,8 +287,22 @@ fn time_one(
         // which the wall time then does not hold.
         let cpu_started = cpu_now();
         let started = now();
+        let grids = &mut scratch.grids;
+        if let Some(grid) = kept.take() {
+            grids.push(grid);
+        }
         let outcome = strategy.search(puzzle, limits, &mut |grid| {
-            if recorded < RECORDED {
+            if clock == Clock::Off {
+                // No clock runs: each solution is certified at once, on the engine's own grid
+                // (no copy into the buffer and back), and the first kept, as `certify` does.
+                if invalid.is_none() {
+                    match validate(puzzle, grid) {
+                        Err(err) => invalid = Some(err.to_string()),
+                        Ok(()) if kept.is_none() => kept = Some(keep(grid, grids)),
+                        Ok(()) => {}
+                    }
+                }
+            } else if recorded < RECORDED {
                 cells.extend_from_slice(grid.cells());
                 recorded += 1;
             } else if invalid.is_none() {
@@ -319,6 +341,7 @@ fn time_one(
                     .filter(|_| cpu_known),
                 cells: start..scratch.cells.len(),
                 invalid,
+                solution: kept,
                 failure,
             };
         }
@@ -337,7 +360,7 @@ fn certify(
 ) -> Run {
     let shape = puzzle.shape();
     let mut invalid = timed.invalid;
-    let mut solution = None;
+    let mut solution = timed.solution;
     for cells in cells[timed.cells].chunks_exact(shape.cell_count()) {
         let verdict = if solves(puzzle, cells) {
             Ok(())
@@ -352,17 +375,7 @@ fn certify(
                 invalid.get_or_insert(reason);
             }
             Ok(()) if solution.is_none() => {
-                let kept = grids
-                    .pop()
-                    .filter(|grid| grid.shape() == shape && grid.rules().is_none());
-                solution = Some(match kept {
-                    Some(mut grid) => {
-                        grid.cells_mut().copy_from_slice(cells);
-                        grid
-                    }
-                    None => Grid::from_cells(shape, cells.to_vec())
-                        .expect("a certified answer's values are in range"),
-                });
+                solution = Some(keep_cells(shape, cells, grids));
             }
             Ok(()) => {}
         }
@@ -379,6 +392,27 @@ fn certify(
         invalid,
         failure: timed.failure,
     }
+}
+
+/// A copy of `cells`, a certified answer of `shape`, in a grid from `grids` or a new one.
+fn keep_cells(shape: Shape, cells: &[u8], grids: &mut Vec<Grid>) -> Grid {
+    match grids
+        .pop()
+        .filter(|grid| grid.shape() == shape && grid.rules().is_none())
+    {
+        Some(mut grid) => {
+            grid.cells_mut().copy_from_slice(cells);
+            grid
+        }
+        None => Grid::from_cells(shape, cells.to_vec())
+            .expect("a certified answer's values are in range"),
+    }
+}
+
+/// A copy of `grid`, a certified answer, kept as [`keep_cells`] keeps one: its cells only (a
+/// variant's rules are the puzzle's, not the answer's).
+fn keep(grid: &Grid, grids: &mut Vec<Grid>) -> Grid {
+    keep_cells(grid.shape(), grid.cells(), grids)
 }
 
 /// Whether a search stopped on a budget (rather than finishing or reaching its solution limit).
@@ -431,6 +465,78 @@ mod tests {
             count: Some(1),
         };
         assert_eq!(cross_check(&runs, claims), Vec::new());
+    }
+
+    /// A function strategy that answers every puzzle with `solutions`, as complete.
+    fn answering(solutions: Vec<Grid>) -> &'static dyn Strategy {
+        use crate::strategy::{Answer, Callback, Stats};
+        Callback::new(
+            "answers",
+            "a test function",
+            Box::new(move |_: &Grid, _: &Limits| {
+                Ok(Answer {
+                    solutions: solutions.clone(),
+                    complete: true,
+                    stats: Stats::new(),
+                })
+            }),
+        )
+        .expect("a valid name")
+        .leak()
+    }
+
+    /// One measurement of `strategy` on `puzzle` with the clock on or off.
+    fn measured(strategy: &'static dyn Strategy, puzzle: &Grid, clock: Clock) -> Run {
+        let mut runs = Vec::new();
+        measure_into(
+            strategy,
+            &[puzzle],
+            &Limits::solutions(2),
+            (Repeats::default(), clock),
+            &mut Scratch::default(),
+            &mut runs,
+        );
+        runs.pop().expect("one run")
+    }
+
+    #[test]
+    fn with_the_clock_off_every_solution_is_certified_as_with_it_on() {
+        let puzzle = grid("4..3.....1....2.");
+        let solution = grid("4213134221343421");
+        // The first row repeats 1 (a given, 4, kept); the columns and boxes break too.
+        let repeats = grid("4113134221343421");
+        // Every house full, but the given 4 of r1c1 changed.
+        let changed = grid("1243341243212134");
+        let cases = [
+            (vec![solution.clone()], Some(&solution), None),
+            (
+                vec![repeats.clone()],
+                None,
+                Some("digit 1 appears twice in row 1 (r1c2 and r1c3)"),
+            ),
+            (
+                vec![changed.clone()],
+                None,
+                Some("cell r1c1 holds 1 but the puzzle gives 4"),
+            ),
+            // A valid solution does not hide an invalid one after it, and the run keeps none.
+            (
+                vec![solution.clone(), repeats.clone()],
+                None,
+                Some("digit 1 appears twice in row 1 (r1c2 and r1c3)"),
+            ),
+        ];
+        for (solutions, kept, invalid) in cases {
+            let strategy = answering(solutions.clone());
+            let off = measured(strategy, &puzzle, Clock::Off);
+            let on = measured(strategy, &puzzle, Clock::On);
+            for run in [&off, &on] {
+                assert_eq!(run.solution.as_ref(), kept, "{solutions:?}");
+                assert_eq!(run.invalid.as_deref(), invalid, "{solutions:?}");
+                assert_eq!(run.count.found, solutions.len() as u64);
+            }
+            assert_eq!(off.best, Duration::ZERO);
+        }
     }
 
     #[test]

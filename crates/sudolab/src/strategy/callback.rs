@@ -199,6 +199,7 @@ impl Strategy for Callback {
             Ok(answer) => deliver(answer, limits, on_solution),
             Err(why) => {
                 let text = format!("{} {why}", self.name);
+                super::failure_recorded();
                 FAILURE.with(|failure| *failure.borrow_mut() = Some(text));
                 stopped(Stop::EngineFailure)
             }

@@ -589,6 +589,7 @@ pub(super) fn record_failure(name: &str, failed: Failed) {
             format!("{name} {detail}; its standard error ends: {tail}")
         }
     };
+    super::failure_recorded();
     FAILURE.with(|failure| *failure.borrow_mut() = Some(text));
 }
 

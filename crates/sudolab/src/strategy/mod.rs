@@ -26,7 +26,7 @@ mod variant;
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -756,9 +756,23 @@ impl<'a> Solutions<'a> {
     }
 }
 
+/// Whether a failure was ever recorded in this process ([`failure_recorded`]). A failure is
+/// recorded and taken on the same thread, so the thread that recorded one sees the flag set.
+static FAILURE_RECORDED: AtomicBool = AtomicBool::new(false);
+
+/// Called before a failure is stored in a thread-local, so that [`take_failure`] looks there.
+pub(crate) fn failure_recorded() {
+    FAILURE_RECORDED.store(true, Ordering::Relaxed);
+}
+
 /// Why the last search on this thread by an outside solver or a strategy function failed, if
 /// it did (and forgets it): the measurement makes it that puzzle's `solver_failed` problem.
 pub(crate) fn take_failure() -> Option<String> {
+    // A process that never recorded a failure has none to take: the measurement asks twice
+    // a puzzle, and two thread-local cells cost more than this one load.
+    if !FAILURE_RECORDED.load(Ordering::Relaxed) {
+        return None;
+    }
     // Both are taken, so that neither is left over for a later search.
     let external = external::take_failure();
     let function = callback::take_failure();
