@@ -238,9 +238,10 @@ for line in sys.stdin:
 "#;
 
 /// Two real runs of an outside solver on a sample of the bundled corpus: the example solver,
-/// then the same solver slowed by 10 ms a puzzle and wrong on one puzzle. The diff names the
-/// changed verdict and calls the solver slower with an interval above 1; `fast`, run the same
-/// way both times, keeps its verdicts.
+/// then the same solver slowed by 100 ms a puzzle (several times its own time, so that a loaded
+/// machine cannot hide it) and wrong on one puzzle. The diff names the changed verdict and calls
+/// the solver slower with an interval above 1; `fast`, run the same way both times, keeps its
+/// verdicts.
 #[test]
 fn a_really_slowed_and_wrong_outside_solver_is_named_by_the_diff() {
     let dir = scratch("outside");
@@ -294,7 +295,7 @@ fn a_really_slowed_and_wrong_outside_solver_is_named_by_the_diff() {
 
     let script = dir.join("slowed.py");
     std::fs::write(&script, SLOWED).expect("written");
-    let slowed = format!("py=python3 {} 10 {puzzle}", script.display());
+    let slowed = format!("py=python3 {} 100 {puzzle}", script.display());
     // The false `none` contradicts `fast` and the corpus's solution: a problem, exit 1.
     let (after, _) = compare("after.json", &slowed, 1);
 
