@@ -519,27 +519,12 @@ fn py_experiment(
     };
     // Released (their Python objects dropped) when this call returns.
     let mut functions = outside::Functions::default();
-    let process_limits = process_limits(external_memory, external_cpu)?;
-    let (auto, strategies) = chosen(
-        strategies,
-        external,
-        process_limits,
-        one_engine,
-        budgets,
-        &mut functions,
-    )?;
+    let outside = (external, process_limits(external_memory, external_cpu)?);
+    let (auto, strategies) = chosen(strategies, outside, one_engine, budgets, &mut functions)?;
     if one_engine {
         check_budget(&strategies, budget)?;
     }
-    if let Some(baseline) = &baseline
-        && !strategies.iter().any(|s| s.name() == baseline)
-    {
-        let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
-        return Err(errors::option(&format!(
-            "baseline: '{baseline}' is not among the strategies compared ({})",
-            names.join(", ")
-        )));
-    }
+    check_baseline(&strategies, baseline.as_deref())?;
     let clock: Clock = clock
         .parse()
         .map_err(|err| errors::option(&format!("clock: {err}")))?;
@@ -628,8 +613,7 @@ fn py_experiment(
 /// functions and outside programs.
 fn chosen(
     specs: Vec<outside::Spec>,
-    external: Vec<outside::ExternalSpec>,
-    process_limits: strategy::ProcessLimits,
+    (external, process_limits): (Vec<outside::ExternalSpec>, strategy::ProcessLimits),
     one_engine: bool,
     budgets: Budgets,
     functions: &mut outside::Functions,
@@ -646,6 +630,20 @@ fn chosen(
         return Err(errors::option("strategies: give at least one strategy"));
     }
     Ok((false, chosen))
+}
+
+/// Refuses a baseline that is not among the strategies compared.
+fn check_baseline(strategies: &[&'static dyn Strategy], baseline: Option<&str>) -> PyResult<()> {
+    if let Some(baseline) = baseline
+        && !strategies.iter().any(|s| s.name() == baseline)
+    {
+        let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
+        return Err(errors::option(&format!(
+            "baseline: '{baseline}' is not among the strategies compared ({})",
+            names.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// `compare`'s work budget, as its `--budget`: each engine's calibrated default unless one is
