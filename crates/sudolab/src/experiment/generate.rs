@@ -233,6 +233,9 @@ impl PartialEq for Outside {
 }
 
 /// Every option of a generation run. [`Request::default`] has the command line's defaults.
+// Each flag is an option of its own on the command line, checked against the others by
+// `prepare`.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     /// Board side, when `box_shape` is not given (boxes as square as the side allows).

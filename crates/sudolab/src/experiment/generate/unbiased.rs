@@ -112,7 +112,7 @@ impl Unbiased {
             run: self,
             left: count,
             next_index: 0,
-            attempts: 0,
+            made: 0,
             grids: Vec::new(),
             kept: Vec::new(),
         }
@@ -125,7 +125,7 @@ pub struct Attempts<'a> {
     left: u64,
     next_index: u64,
     /// Attempts made up to the last one handed on (or looked at, while the count is short).
-    attempts: u64,
+    made: u64,
     /// The grids the current attempts are cut from, each with its stream after the draw.
     grids: Vec<(u64, Grid, Stream)>,
     /// Each kept puzzle's clues and grid index, for the distribution.
@@ -140,12 +140,12 @@ impl Attempts<'_> {
 
     /// Attempts made so far: with the count reached, up to the one that completed it.
     pub fn made(&self) -> u64 {
-        self.attempts
+        self.made
     }
 
     /// Grids drawn for the attempts made so far.
     pub fn grids(&self) -> u64 {
-        self.attempts.div_ceil(self.run.per_grid)
+        self.made.div_ceil(self.run.per_grid)
     }
 
     /// The clue-count distribution of the puzzles kept so far, raw and weighted; `None`
@@ -168,7 +168,7 @@ impl Attempts<'_> {
         let made = self.attempts_on_grids(pool, &indices);
         let mut kept = Vec::new();
         for attempt in made {
-            self.attempts += 1;
+            self.made += 1;
             if !attempt.minimal {
                 continue;
             }
