@@ -109,6 +109,11 @@ fn strategies_named(names: &[String]) -> PyResult<Vec<&'static dyn Strategy>> {
 /// A time budget: seconds as a number, or a duration as the command line writes it (`500ms`,
 /// `10s`, `2m`; `0` or `none` for no limit).
 fn duration(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
+    Ok(given_duration(name, value)?.filter(|duration| !duration.is_zero()))
+}
+
+/// A duration as given (zero kept), or `None`.
+fn given_duration(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
@@ -127,7 +132,25 @@ fn duration(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Dur
         Duration::try_from_secs_f64(seconds)
             .map_err(|err| errors::option(&format!("{name}: bad duration {seconds}: {err}")))?
     };
-    Ok((!duration.is_zero()).then_some(duration))
+    Ok(Some(duration))
+}
+
+/// The outside solvers' resource limits, `external_memory` (a size such as `"512M"`) and
+/// `external_cpu` (seconds or a duration above zero), as `--external-memory` and
+/// `--external-cpu` read them.
+fn process_limits(
+    memory: Option<&str>,
+    cpu: Option<&Bound<'_, PyAny>>,
+) -> PyResult<strategy::ProcessLimits> {
+    let memory = memory
+        .map(strategy::parse_size)
+        .transpose()
+        .map_err(|err| errors::option(&format!("external_memory: {err}")))?;
+    let cpu = given_duration("external_cpu", cpu)?
+        .map(strategy::cpu_limit)
+        .transpose()
+        .map_err(|err| errors::option(&format!("external_cpu: {err}")))?;
+    Ok(strategy::ProcessLimits { memory, cpu })
 }
 
 /// The box shape, `RxC`, when given.
@@ -453,7 +476,7 @@ fn side_file(name: &str, path: Option<PathBuf>, kind: SideKind) -> PyResult<Opti
 /// Runs strategies over puzzles through sudolab's experiment pipeline (`compare`, and `count`
 /// and `solve` with one strategy).
 #[pyfunction]
-#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new(), baseline=None, clock="cpu", sample=None, seed=1, expect_counts=None, expect_solutions=None, command=String::new(), unique=false, one_engine=false, variant=None, randomize=None, restarts=None, budget=None, external=Vec::new(), plots=None))]
+#[pyo3(name = "experiment", signature = (puzzles, strategies, limit, timeout=None, max_nodes=None, jobs=None, order="engine", r#box=None, repeat=1, warmup=0, solutions=false, shard=None, report=Vec::new(), baseline=None, clock="cpu", sample=None, seed=1, expect_counts=None, expect_solutions=None, command=String::new(), unique=false, one_engine=false, variant=None, randomize=None, restarts=None, budget=None, external=Vec::new(), plots=None, external_memory=None, external_cpu=None))]
 #[allow(clippy::too_many_arguments)]
 fn py_experiment(
     py: Python<'_>,
@@ -485,6 +508,8 @@ fn py_experiment(
     budget: Option<u64>,
     external: Vec<outside::ExternalSpec>,
     plots: Option<PathBuf>,
+    external_memory: Option<&str>,
+    external_cpu: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Comparison> {
     let variant = puzzles::variant(variant)?;
     let selection = self::selection(shard, sample, seed)?;
@@ -494,19 +519,12 @@ fn py_experiment(
     };
     // Released (their Python objects dropped) when this call returns.
     let mut functions = outside::Functions::default();
-    let (auto, strategies) = chosen(strategies, external, one_engine, budgets, &mut functions)?;
+    let outside = (external, process_limits(external_memory, external_cpu)?);
+    let (auto, strategies) = chosen(strategies, outside, one_engine, budgets, &mut functions)?;
     if one_engine {
         check_budget(&strategies, budget)?;
     }
-    if let Some(baseline) = &baseline
-        && !strategies.iter().any(|s| s.name() == baseline)
-    {
-        let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
-        return Err(errors::option(&format!(
-            "baseline: '{baseline}' is not among the strategies compared ({})",
-            names.join(", ")
-        )));
-    }
+    check_baseline(&strategies, baseline.as_deref())?;
     let clock: Clock = clock
         .parse()
         .map_err(|err| errors::option(&format!("clock: {err}")))?;
@@ -595,7 +613,7 @@ fn py_experiment(
 /// functions and outside programs.
 fn chosen(
     specs: Vec<outside::Spec>,
-    external: Vec<outside::ExternalSpec>,
+    (external, process_limits): (Vec<outside::ExternalSpec>, strategy::ProcessLimits),
     one_engine: bool,
     budgets: Budgets,
     functions: &mut outside::Functions,
@@ -607,11 +625,25 @@ fn chosen(
         engines.retain(|engine| usable(*engine, budgets));
         return Ok((true, engines));
     }
-    let chosen = outside::strategies(specs, external, functions)?;
+    let chosen = outside::strategies(specs, external, process_limits, functions)?;
     if chosen.is_empty() {
         return Err(errors::option("strategies: give at least one strategy"));
     }
     Ok((false, chosen))
+}
+
+/// Refuses a baseline that is not among the strategies compared.
+fn check_baseline(strategies: &[&'static dyn Strategy], baseline: Option<&str>) -> PyResult<()> {
+    if let Some(baseline) = baseline
+        && !strategies.iter().any(|s| s.name() == baseline)
+    {
+        let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
+        return Err(errors::option(&format!(
+            "baseline: '{baseline}' is not among the strategies compared ({})",
+            names.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// `compare`'s work budget, as its `--budget`: each engine's calibrated default unless one is
@@ -980,7 +1012,7 @@ fn diff(before: &str, after: &str, seed: u64) -> PyResult<String> {
 
 /// Re-proves each puzzle unique with several engines (`sudolab verify`).
 #[pyfunction]
-#[pyo3(signature = (puzzles, strategies, timeout=None, jobs=None, r#box=None, shard=None, variant=None, certify=None))]
+#[pyo3(signature = (puzzles, strategies, timeout=None, jobs=None, r#box=None, shard=None, variant=None, certify=None, external=Vec::new(), external_memory=None, external_cpu=None))]
 #[allow(clippy::too_many_arguments)]
 fn verify(
     py: Python<'_>,
@@ -992,6 +1024,9 @@ fn verify(
     shard: Option<&str>,
     variant: Option<&str>,
     certify: Option<PathBuf>,
+    external: Vec<outside::ExternalSpec>,
+    external_memory: Option<&str>,
+    external_cpu: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyTable> {
     let variant = puzzles::variant(variant)?;
     if let Some(dir) = &certify {
@@ -1009,8 +1044,9 @@ fn verify(
     if strategies.is_empty() {
         return Err(errors::option("strategies: give at least one strategy"));
     }
-    let verifiers =
-        sudolab::check::verifiers(&strategies).map_err(|err| errors::option(&err.to_string()))?;
+    let outside = outside::solvers(external, process_limits(external_memory, external_cpu)?)?;
+    let verifiers = sudolab::check::verifiers_among(&strategies, &outside)
+        .map_err(|err| errors::option(&err.to_string()))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let mut limits = Limits::solutions(2).with_cancel(Arc::clone(&cancel));
     if let Some(timeout) = duration("timeout", timeout)? {
@@ -1112,7 +1148,7 @@ fn certify_verified(dir: &std::path::Path, item: &Item) -> Result<PathBuf, Strin
 /// start + count` of the seed's stream, through the library's generation request (the command
 /// line's options, checks and messages).
 #[pyfunction]
-#[pyo3(name = "generate", signature = (count, seed, r#box=None, clues=None, minimal=false, symmetry="none", checker="auto", check_timeout=None, start=0, jobs=None, size=9, verify=None, rating="any", technique=None, propagation=None, te_depth=None, variant=None, rules=None, model="sudoku", holes=None, balance="none"))]
+#[pyo3(name = "generate", signature = (count, seed, r#box=None, clues=None, minimal=false, symmetry="none", checker="auto", check_timeout=None, start=0, jobs=None, size=9, verify=None, rating="any", technique=None, propagation=None, te_depth=None, variant=None, rules=None, model="sudoku", holes=None, balance="none", external=Vec::new(), external_memory=None, external_cpu=None, unbiased=false, attempts_per_grid=1))]
 #[allow(clippy::too_many_arguments)]
 fn py_generate(
     py: Python<'_>,
@@ -1137,6 +1173,11 @@ fn py_generate(
     model: &str,
     holes: Option<usize>,
     balance: &str,
+    external: Vec<outside::ExternalSpec>,
+    external_memory: Option<&str>,
+    external_cpu: Option<&Bound<'_, PyAny>>,
+    unbiased: bool,
+    attempts_per_grid: u64,
 ) -> PyResult<PyTable> {
     fn option(name: &'static str) -> impl Fn(String) -> PyErr {
         move |err| errors::option(&format!("{name}: {err}"))
@@ -1154,6 +1195,22 @@ fn py_generate(
                 })
         })
         .transpose()?;
+    if unbiased {
+        // The command line refuses these beside --unbiased; `minimal` and `start` are seen
+        // only here (the request always carries `minimal`, and `start` is Python's).
+        if minimal {
+            return Err(errors::option(
+                &request::unbiased_conflict("--minimal").to_string(),
+            ));
+        }
+        if start != 0 {
+            return Err(errors::option(
+                "start: --unbiased counts the minimal puzzles its attempts keep, so a run cannot \
+                 start inside the stream; generate from start=0 and drop the first ones",
+            ));
+        }
+    }
+    let outside = outside::solvers(external, process_limits(external_memory, external_cpu)?)?;
     let request = Request {
         size,
         box_shape: self::shape(r#box)?,
@@ -1167,7 +1224,7 @@ fn py_generate(
         checker: checker.to_string(),
         check_timeout: duration("check_timeout", check_timeout)?,
         verify: verify.unwrap_or_default(),
-        outside: request::Outside::default(),
+        outside: request::Outside(outside),
         rating: rating.parse().map_err(option("rating"))?,
         human_filter: HumanFilter {
             technique: technique
@@ -1195,6 +1252,8 @@ fn py_generate(
         // The table carries each puzzle's rules (`puzzle_json`).
         carries_rules: true,
         want_rating: false,
+        unbiased,
+        attempts_per_grid,
     };
     let prepared = request
         .prepare()
@@ -1203,7 +1262,47 @@ fn py_generate(
     match prepared {
         Prepared::Unique(run) => generate_unique(py, &run, start, count, jobs),
         Prepared::Holes(holes) => generate_holes(&holes, start, count),
+        Prepared::Unbiased(run) => generate_unbiased(py, &run, count, jobs),
     }
+}
+
+/// `generate`'s table for `unbiased=True`: the minimal puzzles kept, in attempt order, with
+/// the attempt's index (in the seed's stream of attempts), clues and uniqueness checks, as the
+/// command line's JSON document has them.
+fn generate_unbiased(
+    py: Python<'_>,
+    run: &request::Unbiased,
+    count: u64,
+    jobs: usize,
+) -> PyResult<PyTable> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let kept = detached(py, &cancel, move || {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|err| format!("cannot start {jobs} worker threads: {err}"))?;
+        let mut attempts = run.attempts(count);
+        let mut kept = Vec::new();
+        // Chunk by chunk, so that Ctrl-C is honoured between them.
+        while attempts.left() > 0 && !flag.load(Ordering::SeqCst) {
+            kept.extend(attempts.next_chunk(&pool));
+        }
+        Ok::<_, String>(kept)
+    })?
+    .map_err(|message| errors::internal(&message))?;
+    let puzzles: Vec<String> = kept.iter().map(|a| to_one_line(&a.puzzle)).collect();
+    let solutions: Vec<String> = kept.iter().map(|a| to_one_line(&a.solution)).collect();
+    let checker = run.checker().name();
+    let mut columns = Columns::default();
+    columns
+        .u64s("index", kept.iter().map(|a| Some(a.index)))
+        .strings("puzzle", puzzles.iter().map(|p| Some(p.as_str())))
+        .strings("solution", solutions.iter().map(|s| Some(s.as_str())))
+        .u32s("clues", kept.iter().map(|a| Some(a.clues as u32)))
+        .u64s("checks", kept.iter().map(|a| Some(a.checks)))
+        .strings("checker", kept.iter().map(|_| Some(checker)));
+    columns.finish()
 }
 
 /// `generate`'s table of unique puzzles: the generator's figures, then what the options add

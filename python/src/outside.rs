@@ -12,7 +12,8 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use sudolab::model::{Grid, Shape, parse_line_record, to_one_line};
 use sudolab::strategy::{
-    self, Answer, CALLBACK_COUNTERS, Callback, External, Limits, SolveFn, Stats, Strategy,
+    self, Answer, CALLBACK_COUNTERS, Callback, External, Limits, ProcessLimits, SolveFn, Stats,
+    Strategy,
 };
 
 use crate::errors;
@@ -50,6 +51,7 @@ impl Drop for Functions {
 pub fn strategies(
     specs: Vec<Spec>,
     external: Vec<ExternalSpec>,
+    limits: ProcessLimits,
     functions: &mut Functions,
 ) -> PyResult<Vec<&'static dyn Strategy>> {
     let names: Vec<&str> = specs
@@ -77,14 +79,7 @@ pub fn strategies(
         }
     }
     for spec in external {
-        let made = match spec {
-            ExternalSpec::Shell(spec) => External::from_shell_spec(&spec),
-            ExternalSpec::Argv(name, command) => External::new(&name, command),
-        };
-        chosen.push(
-            made.map_err(|err| errors::option(&format!("external: {err}")))?
-                .leak(),
-        );
+        chosen.push(outside_solver(spec, limits)?);
     }
     for (index, strategy) in chosen.iter().enumerate() {
         if chosen[..index]
@@ -98,6 +93,41 @@ pub fn strategies(
         }
     }
     Ok(chosen)
+}
+
+/// One outside solver under `limits`, as `--external` makes it: `NAME=COMMAND` read by the
+/// library's rules (`dimacs:` and `dimacs-ENCODING:` commands are DIMACS SAT solvers), or a
+/// name and an argument vector speaking the line protocol.
+pub fn outside_solver(
+    spec: ExternalSpec,
+    limits: ProcessLimits,
+) -> PyResult<&'static dyn Strategy> {
+    let made = match spec {
+        ExternalSpec::Shell(spec) => strategy::outside_solver(&spec, limits),
+        ExternalSpec::Argv(name, command) => External::new(&name, command)
+            .map(|external| Box::new(external.with_process_limits(limits)) as Box<dyn Strategy>),
+    };
+    let made = made.map_err(|err| errors::option(&format!("external: {err}")))?;
+    Ok(&*Box::leak(made))
+}
+
+/// The outside solvers of `verify` and `generate`, each once (as `--external`).
+pub fn solvers(
+    external: Vec<ExternalSpec>,
+    limits: ProcessLimits,
+) -> PyResult<Vec<&'static dyn Strategy>> {
+    let mut made: Vec<&'static dyn Strategy> = Vec::with_capacity(external.len());
+    for spec in external {
+        let solver = outside_solver(spec, limits)?;
+        if made.iter().any(|other| other.name() == solver.name()) {
+            return Err(errors::option(&format!(
+                "external: the name '{}' is given twice; each outside solver needs its own",
+                solver.name()
+            )));
+        }
+        made.push(solver);
+    }
+    Ok(made)
 }
 
 /// The closure that runs `function(puzzle, limit)` for the library.

@@ -54,15 +54,6 @@ NOT_IN_PYTHON = {
     "external": {"trace"},
 }
 
-#: Options the command line has and Python does not have yet: outside solvers' resource limits
-#: and outside solvers as verifiers (Python's verifiers are registry names), and the
-#: controlled-bias generator, whose run loop is still the command line's.
-NOT_YET = {
-    "compare": {"external-memory", "external-cpu"},
-    "verify": {"external", "external-memory", "external-cpu"},
-    "generate": {"external", "external-memory", "external-cpu", "unbiased", "attempts-per-grid"},
-}
-
 #: Defaults that differ on purpose, and why: none.
 OTHER_DEFAULT: dict = {}
 
@@ -107,7 +98,6 @@ def test_python_takes_the_options_of_the_command_line(cli, command):
     cli = cli_options(cli, command)
     python = python_options(command)
     left_out = {option for option, commands in NOT_IN_PYTHON.items() if command in commands}
-    left_out |= NOT_YET.get(command, set())
     assert left_out <= set(cli), "an exclusion names an option the command does not have"
     assert set(python) == set(cli) - left_out | PYTHON_ONLY.get(command, set())
 

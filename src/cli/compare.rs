@@ -442,12 +442,7 @@ pub(crate) struct ExternalLimitArgs {
 
 /// Parses `--external-cpu`: a duration above zero.
 fn parse_cpu_limit(text: &str) -> Result<Duration, String> {
-    match parse_duration(text)? {
-        duration if duration.is_zero() => {
-            Err("a CPU time limit of zero leaves nothing to run; give at least 1s".to_string())
-        }
-        duration => Ok(duration),
-    }
+    strategy::cpu_limit(parse_duration(text)?)
 }
 
 /// The outside solvers of `--external NAME=COMMAND`, each once, under the limits given.

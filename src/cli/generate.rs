@@ -216,6 +216,8 @@ fn request_of(args: &GenerateArgs) -> anyhow::Result<Request> {
         balance: args.balance,
         carries_rules: args.json,
         want_rating: args.json,
+        unbiased: args.unbiased,
+        attempts_per_grid: args.attempts_per_grid,
     })
 }
 
@@ -262,9 +264,6 @@ impl Reached {
 }
 
 pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
-    if args.unbiased {
-        return unbiased::run(args);
-    }
     let request = request_of(args)?;
     let holes_model = matches!(args.model, Model::Qwh | Model::Gsp);
     if !holes_model && args.holes.is_none() && args.shard.is_some() && request.filters() {
@@ -276,6 +275,7 @@ pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     match request.prepare()? {
         Prepared::Unique(run) => run_unique(args, &run),
         Prepared::Holes(holes) => run_holes(args, &holes),
+        Prepared::Unbiased(run) => unbiased::run(args, &run),
     }
 }
 

@@ -484,6 +484,12 @@ def _externals(external: Any) -> list[Any]:
     )
 
 
+def _size(size: Union[None, str, int]) -> Optional[str]:
+    """A memory size as the command line reads it (``"512M"``); a bare number is passed on to
+    be refused with the command line's words, its unit being a guess."""
+    return None if size is None else str(size)
+
+
 def _limit(limit: int) -> int:
     if isinstance(limit, bool) or not isinstance(limit, int):
         raise TypeError(f"limit: expected an int, found {type(limit).__name__}")
@@ -723,6 +729,8 @@ def compare(
     variant: Optional[str] = None,
     budget: Optional[int] = None,
     external: Union[None, str, Sequence[str], dict[str, Union[str, Sequence[str]]]] = None,
+    external_memory: Optional[str] = None,
+    external_cpu: Union[None, float, str] = None,
     plots: Union[None, str, os.PathLike] = None,
 ) -> Comparison:
     """Runs several strategies on every puzzle and cross-checks their answers, as ``sudolab
@@ -738,7 +746,13 @@ def compare(
     refused), its solutions certified and cross-checked like theirs, and an exception it raises
     is its problem on that puzzle (docs/python.md). ``external`` adds outside programs that
     speak the line protocol of docs/external.md, as ``--external``: ``{"mine": "./solver"}``
-    (a str is run by ``sh -c``, a list of str as given) or ``["mine=./solver"]``.
+    (a str is run by ``sh -c``, a list of str as given) or ``["mine=./solver"]``; a str
+    command starting ``dimacs:`` (or ``dimacs-ENCODING:``) is a DIMACS SAT solver, as on the
+    command line. ``external_memory`` (a size with its binary unit: ``"512M"``, ``"2G"``) and
+    ``external_cpu`` (seconds, or ``"10s"``, ``"2m"``; above zero) limit each outside solver's
+    process (``ulimit -v`` and ``-t``, as ``--external-memory`` and ``--external-cpu``; no limit
+    by default): a program that dies of one is its problem on that puzzle, started again for
+    the next.
     ``budget`` is each search's work budget in the engine's own unit (nodes, updates,
     proof_bytes; ``sudolab.strategies()``): by default each engine's calibrated budget, about
     a second of its work, as on the command line; ``0`` for none. ``timeout`` (seconds, or
@@ -791,6 +805,8 @@ def compare(
             command=f"python: sudolab.compare(strategies={names!r}, limit={limit})",
             budget=budget,
             external=_externals(external),
+            external_memory=_size(external_memory),
+            external_cpu=external_cpu,
             plots=_path(plots),
         )
     )
@@ -805,6 +821,9 @@ def verify(
     shard: Union[None, str, Sequence[int]] = None,
     variant: Optional[str] = None,
     certify: Union[None, str, os.PathLike] = None,
+    external: Union[None, str, Sequence[str], dict[str, Union[str, Sequence[str]]]] = None,
+    external_memory: Optional[str] = None,
+    external_cpu: Union[None, float, str] = None,
 ) -> Any:
     """Re-proves every puzzle unique with several strategies, as ``sudolab verify``: one row per
     puzzle, ``puzzle, source, grid, verified, strategies, problems`` (null when verified).
@@ -815,6 +834,11 @@ def verify(
     verified puzzle into DIR (as ``--certify``), checked by the independent checker before the
     puzzle counts as verified; the ``certificate`` column gives its path
     (``DIR/puzzles-00001.cert``, the source file's stem and the puzzle's position).
+    ``external`` (as in :func:`compare`) adds outside solvers as verifiers, as ``--external``:
+    each re-proves every puzzle beside ``strategies`` (after auto's engines, or after the named
+    ones; name one in ``strategies`` to place it there), its answers certified and held to the
+    others'; a crash, hang or wrong answer fails the puzzle. ``external_memory`` and
+    ``external_cpu`` limit their processes as in :func:`compare`.
 
     >>> sudolab.verify(["4..3.....1....2.", "4..3............"])["verified"].to_pylist()
     [True, False]
@@ -829,6 +853,9 @@ def verify(
             _shard(shard),
             variant,
             _path(certify),
+            external=_externals(external),
+            external_memory=_size(external_memory),
+            external_cpu=external_cpu,
         )
     )
 
@@ -855,6 +882,11 @@ def generate(
     model: str = "sudoku",
     holes: Optional[int] = None,
     balance: str = "none",
+    external: Union[None, str, Sequence[str], dict[str, Union[str, Sequence[str]]]] = None,
+    external_memory: Optional[str] = None,
+    external_cpu: Union[None, float, str] = None,
+    unbiased: bool = False,
+    attempts_per_grid: int = 1,
 ) -> Any:
     """Seeded puzzles whose uniqueness a checker proves, as ``sudolab generate``: puzzles
     ``start .. start + count`` of the seed's stream (the same on every machine and with any
@@ -879,6 +911,21 @@ def generate(
     - ``model``: ``"sudoku"`` (default), ``"latin"``, or ``"qwh"``/``"gsp"``: a random Latin
       square or Sudoku solution with ``holes`` cells emptied, spread as ``balance`` says
       (``"none"``, ``"rows"``, ``"full"``); their table is ``index, puzzle, solution, holes``.
+    - ``external`` (as in :func:`compare`): outside solvers that re-prove every puzzle after
+      the strategies of ``verify`` (name one there to place it), on ``check_timeout``, under
+      ``external_memory`` and ``external_cpu``; a puzzle one of them fails is in the table
+      with its ``problems``.
+    - ``unbiased=True``: Berthier's controlled-bias generator, as ``--unbiased``: from exactly
+      uniform grids (boxes 2x2, 2x3, 3x2, 2x4, 4x2, 3x3), cells deleted in a uniformly random
+      order until a second solution appears, the last one put back, the puzzle kept only if
+      minimal; ``count`` is the minimal puzzles kept, every check runs to its end
+      (``check_timeout`` does not apply), and ``attempts_per_grid`` (1 by default: a fresh grid
+      per attempt) sets the attempts on each drawn grid. Its table is ``index, puzzle,
+      solution, clues, checks, checker``, ``index`` the attempt's; the same seed gives the
+      command line's puzzles. It refuses the options that would bias it (``clues``,
+      ``minimal``, ``symmetry``, ``rating``, the step solver's filters, ``variant``, ``rules``,
+      ``model``, ``holes``, ``verify``, ``external``) and ``start``. A 9x9 run first counts
+      every grid (minutes), then draws one per grid (about a second each).
 
     >>> t = sudolab.generate(2, seed=7, box="2x2")
     >>> sudolab.verify(t["puzzle"].to_pylist())["verified"].to_pylist()
@@ -909,6 +956,11 @@ def generate(
             model=model,
             holes=holes,
             balance=balance,
+            external=_externals(external),
+            external_memory=_size(external_memory),
+            external_cpu=external_cpu,
+            unbiased=unbiased,
+            attempts_per_grid=attempts_per_grid,
         )
     )
 

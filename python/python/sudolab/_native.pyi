@@ -46,6 +46,8 @@ def experiment(
     budget: Optional[int] = None,
     external: list[_External] = ...,
     plots: Optional[str] = None,
+    external_memory: Optional[str] = None,
+    external_cpu: _Duration = None,
 ) -> _Comparison: ...
 def run(
     path: Union[str, PathLike[str]], allow_external: bool = False
@@ -65,6 +67,9 @@ def verify(
     shard: Optional[str] = None,
     variant: Optional[str] = None,
     certify: Optional[str] = None,
+    external: list[_External] = ...,
+    external_memory: Optional[str] = None,
+    external_cpu: _Duration = None,
 ) -> _ArrowTable: ...
 def generate(
     count: int,
@@ -78,6 +83,21 @@ def generate(
     start: int = 0,
     jobs: Optional[int] = None,
     size: int = 9,
+    verify: Optional[list[str]] = None,
+    rating: str = "any",
+    technique: Optional[str] = None,
+    propagation: Optional[str] = None,
+    te_depth: Optional[int] = None,
+    variant: Optional[str] = None,
+    rules: Optional[str] = None,
+    model: str = "sudoku",
+    holes: Optional[int] = None,
+    balance: str = "none",
+    external: list[_External] = ...,
+    external_memory: Optional[str] = None,
+    external_cpu: _Duration = None,
+    unbiased: bool = False,
+    attempts_per_grid: int = 1,
 ) -> _ArrowTable: ...
 def trace(
     puzzle: Any,

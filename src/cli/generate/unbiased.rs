@@ -1,46 +1,25 @@
-//! `generate --unbiased`: Berthier's controlled-bias generator (`generate::unbiased`) over
-//! exactly uniform grids (`grids::GridSampler`), and with `--stats` its clue-count
-//! distribution, raw and weighted, beside the published one.
+//! `generate --unbiased`: the library's controlled-bias run (`experiment::generate::Unbiased`)
+//! written as it comes, and with `--stats` its clue-count distribution, raw and weighted,
+//! beside the published one.
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use anyhow::bail;
-use rayon::prelude::*;
 use serde_json::json;
 
+use sudolab::experiment::generate::Unbiased;
 use sudolab::generate::unbiased::{
-    self, Attempt, CluesSummary, PUBLISHED_9X9_MEAN, PUBLISHED_9X9_PERCENT, PUBLISHED_9X9_SD,
+    Attempt, CluesSummary, PUBLISHED_9X9_MEAN, PUBLISHED_9X9_PERCENT, PUBLISHED_9X9_SD,
 };
-use sudolab::grids::GridSampler;
-use sudolab::model::{Grid, Shape, to_line};
-use sudolab::strategy::rng::{Stream, stream};
+use sudolab::model::{Shape, to_line};
 
 use super::super::output::Out;
 use super::super::{Status, worker_pool};
-use sudolab::experiment::generate::choose_checker;
 
 use super::{GenerateArgs, Reached};
 
-/// Attempts per job handed to the pool at a time: enough to keep every job busy between the
-/// writes, few enough that a small --count does not run many attempts past its last puzzle.
-const ATTEMPTS_PER_JOB: u64 = 16;
-
-pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
-    if args.human_filter.filter().any() {
-        bail!(
-            "--unbiased keeps every minimal puzzle of its attempts: --technique, --propagation \
-             and --te-depth would bias it again; generate without them"
-        );
-    }
-    let shape = match args.box_shape {
-        Some(shape) => shape,
-        None => Shape::for_side(args.size)
-            .map_err(|err| anyhow::anyhow!("--size {}: {err}", args.size))?,
-    };
-    let sampler = GridSampler::new(shape)
-        .map_err(|err| anyhow::anyhow!("--unbiased draws uniform grids: {err}"))?;
-    let checker = choose_checker(&args.checker, &Grid::empty(shape))?;
+pub(super) fn run(args: &GenerateArgs, run: &Unbiased) -> anyhow::Result<Status> {
+    let (shape, checker) = (run.shape(), run.checker());
     let (pool, jobs) = worker_pool(args.jobs)?;
     let mut out = Out::new();
     if args.json {
@@ -48,7 +27,7 @@ pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             "seed": args.seed,
             "box": shape.to_string(),
             "unbiased": true,
-            "attempts_per_grid": args.attempts_per_grid,
+            "attempts_per_grid": run.attempts_per_grid(),
             "checker": checker.name(),
         })
         .to_string();
@@ -56,39 +35,20 @@ pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         out.write_str(",\"puzzles\":[")?;
     }
     let started = Instant::now();
-    let per_grid = args.attempts_per_grid;
-    let (mut attempts, mut written) = (0u64, 0u64);
-    // Each kept puzzle's clues and grid, in attempt order.
-    let mut kept = Vec::new();
-    // The grids the current attempts are cut from, each with its stream after the draw.
-    let mut grids: Vec<(u64, Grid, Stream)> = Vec::new();
-    let mut next = 0u64;
-    'attempts: while written < args.count {
-        let chunk = jobs as u64 * ATTEMPTS_PER_JOB;
-        let indices: Vec<u64> = (next..next + chunk).collect();
-        next += chunk;
-        let made = attempts_on_grids(
-            &pool, &sampler, checker, args.seed, per_grid, &indices, &mut grids,
-        );
-        // In index order, up to the puzzle that completes the count: the same output at any
-        // --jobs.
-        for attempt in made {
-            attempts += 1;
-            if !attempt.minimal {
-                continue;
-            }
+    let mut written = 0u64;
+    let mut clue_counts = Vec::new();
+    let mut attempts = run.attempts(args.count);
+    while attempts.left() > 0 {
+        for attempt in attempts.next_chunk(&pool) {
             write(&mut out, args, &attempt, written)?;
             out.end_record()?;
-            kept.push((attempt.clues, attempt.index / per_grid));
+            clue_counts.push(attempt.clues);
             written += 1;
-            if written == args.count {
-                break 'attempts;
-            }
         }
     }
-    let summary = unbiased::summarize(shape.cell_count(), &kept);
+    let summary = attempts.summary();
     if args.json {
-        let tail = json!({ "attempts": attempts, "distribution": summary }).to_string();
+        let tail = json!({ "attempts": attempts.made(), "distribution": summary }).to_string();
         out.write_str("\n],")?;
         out.write_str(&tail[1..])?;
         out.write_str("\n")?;
@@ -98,67 +58,19 @@ pub(super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
     Reached {
         written,
         missed: 0,
-        clue_counts: kept.iter().map(|&(clues, _)| clues).collect(),
+        clue_counts,
         seconds,
     }
     .report(args, shape, checker, jobs);
     if args.stats
         && let Some(summary) = summary
     {
-        note!("{}", stats_text(&summary, attempts, per_grid, shape));
+        note!(
+            "{}",
+            stats_text(&summary, attempts.made(), run.attempts_per_grid(), shape)
+        );
     }
     Ok(Status::Success)
-}
-
-/// The attempts of `indices`, attempt `i` on grid `i / per_grid`: the grids not yet in
-/// `grids` are drawn (each with its stream after the draw) and those before the chunk's
-/// first dropped.
-fn attempts_on_grids(
-    pool: &rayon::ThreadPool,
-    sampler: &GridSampler,
-    checker: &'static dyn sudolab::strategy::Strategy,
-    seed: u64,
-    per_grid: u64,
-    indices: &[u64],
-    grids: &mut Vec<(u64, Grid, Stream)>,
-) -> Vec<Attempt> {
-    let (first, last) = (indices[0] / per_grid, indices[indices.len() - 1] / per_grid);
-    grids.retain(|(grid, ..)| *grid >= first);
-    let missing: Vec<u64> = (first..=last)
-        .filter(|index| !grids.iter().any(|(grid, ..)| grid == index))
-        .collect();
-    let drawn: Vec<_> = pool.install(|| {
-        missing
-            .par_iter()
-            .map(|&index| {
-                let mut rng = stream(seed, index);
-                (index, sampler.sample(&mut rng), rng)
-            })
-            .collect()
-    });
-    grids.extend(drawn);
-    let grids = &*grids;
-    pool.install(|| {
-        indices
-            .par_iter()
-            .map(|&index| {
-                let (grid_index, nth) = (index / per_grid, index % per_grid);
-                let (_, grid, after_draw) = grids
-                    .iter()
-                    .find(|(grid, ..)| *grid == grid_index)
-                    .expect("every grid of the chunk is drawn");
-                // The first attempt on a grid goes on with the grid's own stream (one attempt a
-                // grid is then the plain method); the others take streams of seeds after the
-                // run's, which no grid of this run uses.
-                let mut rng = if nth == 0 {
-                    after_draw.clone()
-                } else {
-                    stream(seed.wrapping_add(nth), grid_index)
-                };
-                unbiased::attempt(grid.clone(), checker, &mut rng, index)
-            })
-            .collect()
-    })
 }
 
 fn write(

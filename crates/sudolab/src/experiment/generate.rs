@@ -7,6 +7,9 @@
 //! It lives here, not in `generate`, because it verifies through [`check`](super::check) and
 //! rates through `human`, both at or above `generate`'s layer.
 //!
+//! A controlled-bias run (`--unbiased`, [`Unbiased`]) draws uniform grids and keeps the minimal
+//! puzzles of Berthier's attempts on them, chunk by chunk ([`Attempts`]).
+//!
 //! Every random choice still comes from `strategy::rng::stream(seed, index)`, so the puzzles of
 //! an index range are the same with any thread pool and in any batch size.
 
@@ -22,6 +25,10 @@ use crate::generate::{self, Balance, Generated, Options, Rating, Symmetry};
 use crate::human::{self, Propagation, Technique};
 use crate::model::{CageSpec, Choice, Features, Grid, Rules, RulesSpec, Shape};
 use crate::strategy::{self, EngineChoice, Limits, Strategy};
+
+mod unbiased;
+
+pub use unbiased::{Attempts, Unbiased, unbiased_conflict};
 
 crate::model::choice::choice! {
     /// The instance family of a generation run.
@@ -226,6 +233,9 @@ impl PartialEq for Outside {
 }
 
 /// Every option of a generation run. [`Request::default`] has the command line's defaults.
+// Each flag is an option of its own on the command line, checked against the others by
+// `prepare`.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     /// Board side, when `box_shape` is not given (boxes as square as the side allows).
@@ -268,6 +278,10 @@ pub struct Request {
     pub carries_rules: bool,
     /// Whether each plain puzzle gets its [`Rating`] even without a rating filter.
     pub want_rating: bool,
+    /// Berthier's controlled-bias generator instead ([`Unbiased`]).
+    pub unbiased: bool,
+    /// With `unbiased`, attempts on each drawn grid (1 or more).
+    pub attempts_per_grid: u64,
 }
 
 impl Default for Request {
@@ -292,6 +306,8 @@ impl Default for Request {
             balance: Balance::None,
             carries_rules: false,
             want_rating: false,
+            unbiased: false,
+            attempts_per_grid: 1,
         }
     }
 }
@@ -320,11 +336,22 @@ pub enum Prepared {
     Unique(Unique),
     /// Random solutions with holes ([`Model::Qwh`], [`Model::Gsp`]).
     Holes(Holes),
+    /// Berthier's controlled-bias generator on uniform grids.
+    Unbiased(Unbiased),
 }
 
 impl Request {
     /// Checks the options against each other and picks the checker and verifiers.
     pub fn prepare(&self) -> Result<Prepared, GenerateError> {
+        if self.unbiased {
+            return self.prepare_unbiased().map(Prepared::Unbiased);
+        }
+        if self.attempts_per_grid != 1 {
+            return Err(GenerateError::new(
+                "--attempts-per-grid is for --unbiased: the other generators draw a fresh \
+                 solution for every puzzle",
+            ));
+        }
         if matches!(self.model, Model::Qwh | Model::Gsp) {
             return self.prepare_holes().map(Prepared::Holes);
         }
@@ -1032,6 +1059,78 @@ mod tests {
         assert_eq!(by_one, collect(&two));
         assert_eq!(by_one[0], run.candidate(3).generated);
         assert!(by_one.iter().all(|g| g.index >= 3));
+    }
+
+    #[test]
+    fn unbiased_runs_refuse_what_would_bias_them_and_hand_on_the_same_puzzles_in_any_pool() {
+        let refused = |request: Request| match request.prepare() {
+            Err(err) => err.to_string(),
+            Ok(_) => panic!("{request:?} prepared"),
+        };
+        let unbiased = Request {
+            unbiased: true,
+            size: 4,
+            seed: 5,
+            ..Request::default()
+        };
+        assert_eq!(
+            refused(Request {
+                clues: Some(8),
+                ..unbiased.clone()
+            }),
+            unbiased_conflict("--clues").to_string()
+        );
+        assert_eq!(
+            refused(Request {
+                verify: vec!["sat".to_string()],
+                ..unbiased.clone()
+            }),
+            "--unbiased cannot be used with --verify: Berthier's method keeps every minimal \
+             puzzle of uniform grids as its checker proves it, and --verify would change which \
+             puzzles are made, kept or proven; generate without it"
+        );
+        assert_eq!(
+            refused(Request {
+                attempts_per_grid: 0,
+                ..unbiased.clone()
+            }),
+            "--attempts-per-grid: expected 1 or more attempts on each grid, found 0"
+        );
+        assert_eq!(
+            refused(Request {
+                attempts_per_grid: 3,
+                ..Request::default()
+            }),
+            "--attempts-per-grid is for --unbiased: the other generators draw a fresh solution \
+             for every puzzle"
+        );
+        let Ok(Prepared::Unbiased(run)) = unbiased.prepare() else {
+            panic!("a 4x4 unbiased request prepares");
+        };
+        let collect = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut attempts = run.attempts(4);
+            let mut kept = Vec::new();
+            while attempts.left() > 0 {
+                kept.extend(attempts.next_chunk(&pool));
+            }
+            assert!(attempts.next_chunk(&pool).is_empty());
+            let summary = attempts.summary().expect("four puzzles kept");
+            assert_eq!(summary.puzzles, 4);
+            (kept, attempts.made())
+        };
+        let (kept, made) = collect(1);
+        assert_eq!(collect(2), (kept.clone(), made));
+        // The command line's first puzzle of seed 5 (tests/sudolab/unbiased.rs).
+        assert_eq!(
+            crate::model::to_line(&kept[0].puzzle).unwrap(),
+            ".2..4...2..3.3.."
+        );
+        assert!(kept.iter().all(|attempt| attempt.minimal));
+        assert_eq!(made, kept[3].index + 1);
     }
 
     #[test]

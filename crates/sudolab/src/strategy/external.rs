@@ -268,6 +268,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("the size {text} is too large"))
 }
 
+/// A CPU time limit as given: above zero (a limit of zero would kill the program at once).
+pub fn cpu_limit(limit: Duration) -> Result<Duration, String> {
+    if limit.is_zero() {
+        return Err("a CPU time limit of zero leaves nothing to run; give at least 1s".to_string());
+    }
+    Ok(limit)
+}
+
 /// An outside solver as the command line gives it, `NAME=COMMAND`: a DIMACS SAT solver when
 /// COMMAND starts with `dimacs:` (the reduced encoding) or `dimacs-ENCODING:`
 /// ([`Dimacs`](super::Dimacs)), otherwise a program that speaks the line protocol. Either way
