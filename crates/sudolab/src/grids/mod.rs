@@ -5,6 +5,7 @@ mod classes;
 mod count;
 mod min_clues;
 mod sample;
+mod three;
 mod unavoidable;
 
 pub use classes::{ClassesError, MAX_CLASSES_SIDE, essentially_different};
