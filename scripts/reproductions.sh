@@ -35,7 +35,7 @@ entries=(
 "6x6 Sudoku grids (2x3 boxes), band method|Felgenhauer and Jarvis, *Mathematics of Sudoku I* (2006)|sudolab grids count --box 2x3|28200960"
 "6x6 Sudoku grids, by search|as above|echo .................................... \| sudolab count --all --box 2x3|28200960|slow"
 "8x8 Sudoku grids (2x4 boxes), band method|K. F. Pettersen (2006), tabled in Wikipedia's *Mathematics of Sudoku*, \"Sudoku with rectangular regions\"|sudolab grids count --box 2x4|29136487207403520"
-"9x9 Sudoku grids, band method|B. Felgenhauer and F. Jarvis, *Enumerating possible Sudoku grids* (2005); *Mathematics of Sudoku I*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 3x3|6670903752021072936960|slow"
+"9x9 Sudoku grids, band method|B. Felgenhauer and F. Jarvis, *Enumerating possible Sudoku grids* (2005); *Mathematics of Sudoku I*, Mathematical Spectrum 39 (2006)|sudolab grids count --box 3x3|6670903752021072936960"
 "Latin squares of order 5|OEIS A002860|echo ......................... \| sudolab count --all --variant latin|161280"
 "Solution counts of tdoku's 43 test puzzles (0 to 847 each), summed|T. Dillon, tdoku's test file of 43 puzzles, each with its published count|sudolab count --all \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/test_puzzles.txt\" \| awk '{ s += \$3 } END { print s }'|5260"
 "Solution counts of Serg's 10,000 multi-solution puzzles (2 to 1,555 each), summed|Serg's benchmark via tdoku, with its published exact counts|sudolab count --all \"\$SUDOLAB_PUBLIC_CORPORA/tdoku/puzzles7_serg_benchmark.txt\" \| awk '{ s += \$3 } END { print s }'|1982741"

@@ -304,7 +304,7 @@ impl Board {
     /// A key equal for two layouts exactly when one is the other with digits relabelled,
     /// columns permuted inside stacks and stacks permuted: the least, over stack orders and
     /// column orders, of the sorted list of the digits' column vectors.
-    fn class_key(self, layout: &Layout, transforms: &[Transform]) -> u128 {
+    pub(super) fn class_key(self, layout: &Layout, transforms: &[Transform]) -> u128 {
         let mut best = u128::MAX;
         let mut vectors = [0u32; MAX_SIDE];
         for t in transforms {
@@ -344,7 +344,7 @@ impl Board {
     }
 
     /// Every stack order with every column order inside each stack.
-    fn transforms(self) -> Vec<Transform> {
+    pub(super) fn transforms(self) -> Vec<Transform> {
         let stack_orders = permutations(self.stacks);
         let col_orders = permutations(self.width);
         let mut out = Vec::new();
@@ -380,7 +380,7 @@ impl Board {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Transform {
+pub(super) struct Transform {
     stacks: [u8; MAX_STACKS],
     cols: [[u8; MAX_WIDTH]; MAX_STACKS],
 }
