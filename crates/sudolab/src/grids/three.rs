@@ -435,17 +435,17 @@ fn band_of(layout: &Layout9, rng: &mut ChaCha8Rng) -> Band9 {
 
 /// The cycles of the digits left two to a column: columns join their two digits.
 fn cycles(left: &[u16; 9]) -> u32 {
-    let mut parent: [u8; 9] = std::array::from_fn(|digit| digit as u8);
-    fn root(parent: &mut [u8; 9], mut digit: u8) -> u8 {
+    fn root(parent: &[u8; 9], mut digit: u8) -> u8 {
         while parent[digit as usize] != digit {
             digit = parent[digit as usize];
         }
         digit
     }
+    let mut parent: [u8; 9] = std::array::from_fn(|digit| digit as u8);
     let mut count = 9;
     for &pair in left {
-        let a = root(&mut parent, pair.trailing_zeros() as u8);
-        let b = root(&mut parent, (pair & (pair - 1)).trailing_zeros() as u8);
+        let a = root(&parent, pair.trailing_zeros() as u8);
+        let b = root(&parent, (pair & (pair - 1)).trailing_zeros() as u8);
         if a != b {
             parent[a as usize] = b;
             count -= 1;
@@ -469,6 +469,15 @@ mod tests {
     use super::*;
     use crate::strategy::rng::stream;
 
+    /// The layout in `count`'s form.
+    fn widened(layout: &Layout9) -> Layout {
+        let mut wide: Layout = [[0; MAX_STACKS]; MAX_SIDE];
+        for (to, from) in wide.iter_mut().zip(layout) {
+            to[..3].copy_from_slice(from);
+        }
+        wide
+    }
+
     #[test]
     fn the_table_counts_bands_as_the_band_method_does() {
         let nine = Nine::new();
@@ -491,13 +500,7 @@ mod tests {
             );
             assert_eq!(
                 class.bands as u128,
-                board.bands_with_layout(&{
-                    let mut wide: Layout = [[0; MAX_STACKS]; MAX_SIDE];
-                    for digit in 0..9 {
-                        wide[digit][..3].copy_from_slice(&class.layout[digit]);
-                    }
-                    wide
-                })
+                board.bands_with_layout(&widened(&class.layout))
             );
         }
     }
@@ -572,13 +575,7 @@ mod tests {
             .classes
             .iter()
             .enumerate()
-            .map(|(i, class)| {
-                let mut wide: Layout = [[0; MAX_STACKS]; MAX_SIDE];
-                for digit in 0..9 {
-                    wide[digit][..3].copy_from_slice(&class.layout[digit]);
-                }
-                (board.class_key(&wide, &transforms), i)
-            })
+            .map(|(i, class)| (board.class_key(&widened(&class.layout), &transforms), i))
             .collect();
         let draws = 3_000;
         for seed in [1, 2, 3] {
