@@ -1,6 +1,7 @@
 //! Exactly uniform 9x9 grids from tables (`grids::three`): the 9x9 count they give, and the
 //! draws `grids sample --box 3x3` makes from them. The uniformity of the draws is tested where
-//! the class chances are reachable, next to the tables (`grids::three`'s unit tests).
+//! the class chances are reachable, next to the tables (`grids::three`'s unit tests). Also the
+//! classes of essentially different grids that `min-clues --all` runs over, on Latin squares.
 
 use std::collections::BTreeSet;
 
@@ -66,4 +67,23 @@ fn sampled_9x9_grids_are_valid_distinct_and_seeded() {
     );
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(again.stdout.lines().collect::<Vec<_>>(), lines[..10]);
+}
+
+/// `min-clues --all` on boards of one-row boxes (Latin squares) takes its classes from the same
+/// engine-free code as `grids count --essentially-different`: the Latin squares of order 3 are
+/// one class under row, column and symbol permutations, those of order 4 two (their isotopy
+/// classes), and the smallest critical sets have 2 and 4 cells.
+#[test]
+fn the_fewest_clues_of_small_latin_squares_come_from_their_classes() {
+    for (shape, grids, clues) in [("1x3", 1, 2), ("3x1", 1, 2), ("1x4", 2, 4)] {
+        let run = sudolab(
+            &["grids", "min-clues", "--all", "--box", shape, "--json"],
+            "",
+        );
+        assert_eq!(run.code, 0, "{shape}: {}", run.stderr);
+        let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(value["grids"], grids, "{shape}");
+        assert_eq!(value["min_clues"], clues, "{shape}");
+        assert_eq!(value["complete"], true, "{shape}");
+    }
 }
