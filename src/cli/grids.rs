@@ -38,7 +38,8 @@ pub(crate) enum GridsCommand {
     /// one over the number of grids (docs/reproductions.md). Grid I (from 0) of a run is drawn
     /// from the random stream I of --seed, so a seed and a count reproduce the same lines.
     /// One grid per line. The sampler first counts the shape's grids: a moment for 4x4 to
-    /// 8x8, as long as 'grids count --box 3x3' for 9x9 (then a draw takes about a second).
+    /// 8x8, a few seconds for 9x9 (tables of bands per layout and of completions per class of
+    /// first bands), after which a 9x9 draw takes tens of microseconds.
     ///
     /// Examples:
     ///   sudolab grids sample --box 2x3 --seed 1 -c 5

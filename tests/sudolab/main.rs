@@ -33,6 +33,7 @@ mod snapshots;
 mod statistics;
 mod trace;
 mod unbiased;
+mod uniform_nine;
 mod ux_cli;
 mod ux_input;
 mod ux_reports;

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::Shape;
+use crate::model::{Grid, Shape};
 
 /// Why a box shape's classes are not counted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -47,6 +47,29 @@ pub fn essentially_different(shape: Shape) -> Result<u64, ClassesError> {
         };
         return Err(ClassesError::Unsupported { shape, grids });
     }
+    Ok(representatives(rows, cols).len() as u64)
+}
+
+/// One grid of each class of essentially different grids of `shape`, for boards up to
+/// [`MAX_CLASSES_SIDE`] (boxes of one row or column included): the first of its class among the
+/// grids whose first row reads `1..side`, in the order of a plain fill. Each move of the group
+/// maps every puzzle of one grid to a puzzle of the other with as many clues and solutions, so
+/// one grid a class stands for all (`min_clues::minimum_over_grids`). For `2x2` this gives 2
+/// classes of the 12 such grids, for `2x3` 49 of 39,168.
+pub fn essentially_different_grids(shape: Shape) -> Result<Vec<Grid>, ClassesError> {
+    if shape.side() > MAX_CLASSES_SIDE {
+        return essentially_different(shape).map(|_| Vec::new());
+    }
+    Ok(representatives(shape.box_rows(), shape.box_cols())
+        .into_iter()
+        .map(|cells| Grid::from_cells(shape, cells).expect("a complete grid of the shape"))
+        .collect())
+}
+
+/// The first grid of each class (orbits of the grids with first row `1..side`, joined by the
+/// generators), in enumeration order.
+fn representatives(rows: usize, cols: usize) -> Vec<Vec<u8>> {
+    let side = rows * cols;
     let grids = first_row_grids(rows, cols);
     let index: HashMap<&[u8], usize> = grids
         .iter()
@@ -55,19 +78,25 @@ pub fn essentially_different(shape: Shape) -> Result<u64, ClassesError> {
         .collect();
     let moves = generators(rows, cols);
     let mut parent: Vec<usize> = (0..grids.len()).collect();
-    let mut classes = grids.len() as u64;
     for (i, grid) in grids.iter().enumerate() {
         for cells in &moves {
             let image = normalized(&cells.iter().map(|&at| grid[at]).collect::<Vec<u8>>(), side);
             let j = index[image.as_slice()];
             let (a, b) = (root(&mut parent, i), root(&mut parent, j));
             if a != b {
-                parent[a] = b;
-                classes -= 1;
+                // The smaller index is the root: a class's root is its first grid.
+                parent[a.max(b)] = a.min(b);
             }
         }
     }
-    Ok(classes)
+    let firsts: Vec<bool> = (0..grids.len())
+        .map(|i| root(&mut parent, i) == i)
+        .collect();
+    grids
+        .into_iter()
+        .zip(firsts)
+        .filter_map(|(grid, first)| first.then_some(grid))
+        .collect()
 }
 
 fn root(parent: &mut [usize], mut at: usize) -> usize {

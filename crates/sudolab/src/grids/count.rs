@@ -304,7 +304,7 @@ impl Board {
     /// A key equal for two layouts exactly when one is the other with digits relabelled,
     /// columns permuted inside stacks and stacks permuted: the least, over stack orders and
     /// column orders, of the sorted list of the digits' column vectors.
-    fn class_key(self, layout: &Layout, transforms: &[Transform]) -> u128 {
+    pub(super) fn class_key(self, layout: &Layout, transforms: &[Transform]) -> u128 {
         let mut best = u128::MAX;
         let mut vectors = [0u32; MAX_SIDE];
         for t in transforms {
@@ -344,7 +344,7 @@ impl Board {
     }
 
     /// Every stack order with every column order inside each stack.
-    fn transforms(self) -> Vec<Transform> {
+    pub(super) fn transforms(self) -> Vec<Transform> {
         let stack_orders = permutations(self.stacks);
         let col_orders = permutations(self.width);
         let mut out = Vec::new();
@@ -380,7 +380,7 @@ impl Board {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Transform {
+pub(super) struct Transform {
     stacks: [u8; MAX_STACKS],
     cols: [[u8; MAX_WIDTH]; MAX_STACKS],
 }
@@ -416,8 +416,12 @@ pub(super) struct Class {
     pub(super) count: LayoutClass,
 }
 
-/// The first band's layouts whose first stack is fixed, in classes, each class counted.
-pub(super) fn classify(board: Board, assignments: &[[u8; MAX_SIDE]]) -> Vec<Class> {
+/// The first band's layouts whose first stack is fixed, in classes (each with its first
+/// layout and its members), in the order of their keys: the same order on every run.
+pub(super) fn layout_classes(
+    board: Board,
+    assignments: &[[u8; MAX_SIDE]],
+) -> Vec<(Layout, Vec<Member>)> {
     let transforms = board.transforms();
     // The first stack is fixed to digits 0..stacks in column 0 and so on (any first stack is
     // this one with the digits relabelled); the other stacks run over the assignments in
@@ -442,8 +446,15 @@ pub(super) fn classify(board: Board, assignments: &[[u8; MAX_SIDE]]) -> Vec<Clas
             *later = value;
         }
     }
-    let mut out: Vec<Class> = classes
-        .into_values()
+    let mut classes: Vec<(u128, (Layout, Vec<Member>))> = classes.into_iter().collect();
+    classes.sort_unstable_by_key(|&(key, _)| key);
+    classes.into_iter().map(|(_, class)| class).collect()
+}
+
+/// The first band's layouts whose first stack is fixed, in classes, each class counted.
+pub(super) fn classify(board: Board, assignments: &[[u8; MAX_SIDE]]) -> Vec<Class> {
+    let mut out: Vec<Class> = layout_classes(board, assignments)
+        .into_iter()
         .map(|(layout, members)| {
             let bands = board.bands_with_layout(&layout);
             let mut taken = [[0u8; MAX_STACKS]; MAX_SIDE];
@@ -478,8 +489,35 @@ pub(super) fn classify(board: Board, assignments: &[[u8; MAX_SIDE]]) -> Vec<Clas
 /// The number of complete grids with boxes of `shape`, by the band method.
 pub fn count_grids(shape: Shape) -> Result<GridCount, CountError> {
     let board = Board::of(shape)?;
-    let classes = classify(board, &board.stack_assignments());
     let multiplier = board.multiplier();
+    if board.width == 3 {
+        // 9x9: the sampler's tables count the completions (`three.rs`).
+        let mut classes: Vec<LayoutClass> = super::three::Nine::new()
+            .counts()
+            .map(|(layouts, bands, completions)| LayoutClass {
+                layouts,
+                bands,
+                completions,
+            })
+            .collect();
+        classes.sort_by(|a, b| {
+            (b.layouts, b.bands, b.completions).cmp(&(a.layouts, a.bands, a.completions))
+        });
+        let grids = multiplier
+            * classes
+                .iter()
+                .map(|class| class.layouts * class.bands * class.completions)
+                .sum::<u128>();
+        return Ok(GridCount {
+            shape: shape.to_string(),
+            band_rows: board.stacks,
+            bands: board.width,
+            multiplier,
+            classes,
+            grids,
+        });
+    }
+    let classes = classify(board, &board.stack_assignments());
     let grids = multiplier
         * classes
             .iter()

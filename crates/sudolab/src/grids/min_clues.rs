@@ -20,13 +20,13 @@
 //! Nothing is missed: a unique K-clue puzzle hits every unavoidable set, so it is never cut, and
 //! every leaf is decided by a full count, never by the sets alone.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
 
+use super::classes::essentially_different_grids;
 use super::unavoidable::{Cells, bit, difference, unavoidable_sets};
 use crate::model::{Grid, Shape, find_conflict};
 use crate::strategy::{Fast, Limits, Strategy};
@@ -256,7 +256,7 @@ pub struct Minimum {
     /// A unique puzzle with that many clues.
     pub witness: Option<Grid>,
     /// Grids run over: one of each class of essentially different grids (see
-    /// [`essentially_different_grids`]).
+    /// [`super::essentially_different_grids`]).
     pub grids: u64,
     /// Classes with a unique puzzle of the fewest clues.
     pub grids_at_minimum: u64,
@@ -264,113 +264,6 @@ pub struct Minimum {
     pub nodes: u64,
     /// Why the run stopped early, if it did.
     pub gave_up: Option<GaveUp>,
-}
-
-/// Every order of `lines` lines grouped in blocks of `block` (the rows of a board in bands, or
-/// its columns in stacks) that keeps each block together: the blocks in any order, the lines
-/// of each block in any order.
-fn block_orders(lines: usize, block: usize) -> Vec<Vec<usize>> {
-    fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-        if items.len() <= 1 {
-            return vec![items.to_vec()];
-        }
-        let mut all = Vec::new();
-        for (index, &first) in items.iter().enumerate() {
-            let mut rest = items.to_vec();
-            rest.remove(index);
-            for mut tail in permutations(&rest) {
-                tail.insert(0, first);
-                all.push(tail);
-            }
-        }
-        all
-    }
-    let blocks = lines / block;
-    let inner = permutations(&(0..block).collect::<Vec<_>>());
-    let mut orders = Vec::new();
-    for outer in permutations(&(0..blocks).collect::<Vec<_>>()) {
-        // Every choice of an inner order for each block, as digits in base `inner.len()`.
-        let choices = inner.len().pow(u32::try_from(blocks).expect("few blocks"));
-        for mut choice in 0..choices {
-            let mut order = Vec::with_capacity(lines);
-            for &b in &outer {
-                let within = &inner[choice % inner.len()];
-                choice /= inner.len();
-                order.extend(within.iter().map(|&line| b * block + line));
-            }
-            orders.push(order);
-        }
-    }
-    orders
-}
-
-/// The grid relabelled so that its first row reads 1, 2, ..., side.
-fn relabelled(cells: &[u8], side: usize) -> Vec<u8> {
-    let mut label = vec![0u8; side + 1];
-    for (col, &digit) in cells[..side].iter().enumerate() {
-        label[usize::from(digit)] = u8::try_from(col + 1).expect("a side of at most 11");
-    }
-    cells
-        .iter()
-        .map(|&digit| label[usize::from(digit)])
-        .collect()
-}
-
-/// One grid of each class of essentially different grids of `shape`: two grids are in one
-/// class when one becomes the other by relabelling the digits, permuting the rows inside
-/// bands, the bands, the columns inside stacks and the stacks, and (for square boxes)
-/// transposing. Each of these maps every puzzle of one grid to a puzzle of the other with as
-/// many clues and as many solutions, so the fewest clues is the same over a class.
-///
-/// Every grid is a relabelling of one whose first row is 1, 2, ..., side; those are enumerated,
-/// and each one not yet seen starts a class whose every image under the row, column and
-/// transposition maps, relabelled to that first row, is marked seen. For `2x2` this gives 2
-/// classes of the 12 such grids, for `2x3` 49 of 39,168.
-pub fn essentially_different_grids(shape: Shape) -> Vec<Grid> {
-    let side = shape.side();
-    let mut first_row = Grid::empty(shape);
-    for col in 0..side {
-        first_row.set(col, u8::try_from(col + 1).expect("a side of at most 11"));
-    }
-    let mut grids = Vec::new();
-    Fast.search(&first_row, &Limits::unlimited(), &mut |grid| {
-        grids.push(grid.clone());
-    });
-    let row_orders = block_orders(side, shape.box_rows());
-    let col_orders = block_orders(side, shape.box_cols());
-    let transposes: &[bool] = if shape.box_rows() == shape.box_cols() {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
-    let mut classes = Vec::new();
-    let mut image = vec![0u8; side * side];
-    for grid in grids {
-        if seen.contains(grid.cells()) {
-            continue;
-        }
-        let cells = grid.cells();
-        for &transpose in transposes {
-            for rows in &row_orders {
-                for cols in &col_orders {
-                    for (row, &from_row) in rows.iter().enumerate() {
-                        for (col, &from_col) in cols.iter().enumerate() {
-                            let (r, c) = if transpose {
-                                (from_col, from_row)
-                            } else {
-                                (from_row, from_col)
-                            };
-                            image[row * side + col] = cells[r * side + c];
-                        }
-                    }
-                    seen.insert(relabelled(&image, side));
-                }
-            }
-        }
-        classes.push(grid);
-    }
-    classes
 }
 
 /// Why a board is refused by [`minimum_over_grids`].
@@ -401,7 +294,7 @@ pub fn minimum_over_grids(
         return Err(TooManyGrids { shape, side });
     }
     let deadline = options.timeout.map(|timeout| Instant::now() + timeout);
-    let grids = essentially_different_grids(shape);
+    let grids = essentially_different_grids(shape).map_err(|_| TooManyGrids { shape, side })?;
     // Each grid's sets are collected when its turn comes, so the deadline holds from the start.
     let mut collections: Vec<Vec<Cells>> = Vec::with_capacity(grids.len());
     let mut minimum = Minimum {

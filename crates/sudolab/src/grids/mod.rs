@@ -5,14 +5,16 @@ mod classes;
 mod count;
 mod min_clues;
 mod sample;
+mod three;
 mod unavoidable;
 
-pub use classes::{ClassesError, MAX_CLASSES_SIDE, essentially_different};
+pub use classes::{
+    ClassesError, MAX_CLASSES_SIDE, essentially_different, essentially_different_grids,
+};
 pub use count::{CountError, GridCount, LayoutClass, MAX_SIDE, count_grids};
 pub use min_clues::{
     DEFAULT_SET_DIGITS, GaveUp, MAX_ALL_SIDE, MAX_CELLS, MinCluesError, MinCluesOptions,
-    MinCluesStats, Minimum, TooManyGrids, check_grid, essentially_different_grids, min_clues,
-    minimum_over_grids,
+    MinCluesStats, Minimum, TooManyGrids, check_grid, min_clues, minimum_over_grids,
 };
 pub use sample::GridSampler;
 pub use unavoidable::{Cells, Collection, unavoidable_sets};

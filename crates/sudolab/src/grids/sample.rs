@@ -13,6 +13,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::count::{Board, Class, CountError, Layout, MAX_SIDE, MAX_STACKS, MAX_WIDTH, classify};
+use super::three::Nine;
 use crate::model::{Grid, Shape};
 
 /// Draws complete grids of one box shape, every grid equally likely.
@@ -21,6 +22,9 @@ pub struct GridSampler {
     board: Board,
     assignments: Vec<[u8; MAX_SIDE]>,
     classes: Vec<Class>,
+    /// The 9x9 board's tables (`three.rs`), which draw its grids without weighing every
+    /// second band; `None` on the two-band boards, whose second band is the first's complement.
+    nine: Option<Nine>,
 }
 
 /// A band's cells: `rows[r][k][c]` is the digit in row `r`, stack `k`, column `c` of the stack.
@@ -30,6 +34,15 @@ impl GridSampler {
     /// A sampler of the grids with boxes of `shape` (the shapes `count_grids` counts).
     pub fn new(shape: Shape) -> Result<GridSampler, CountError> {
         let board = Board::of(shape)?;
+        if board.width == 3 {
+            return Ok(GridSampler {
+                shape,
+                board,
+                assignments: Vec::new(),
+                classes: Vec::new(),
+                nine: Some(Nine::new()),
+            });
+        }
         let assignments = board.stack_assignments();
         let classes = classify(board, &assignments);
         Ok(GridSampler {
@@ -37,11 +50,15 @@ impl GridSampler {
             board,
             assignments,
             classes,
+            nine: None,
         })
     }
 
     /// One grid, every complete grid of the shape equally likely.
     pub fn sample(&self, rng: &mut ChaCha8Rng) -> Grid {
+        if let Some(nine) = &self.nine {
+            return nine.sample(rng);
+        }
         let board = self.board;
         let class = pick(
             rng,
@@ -227,7 +244,7 @@ fn bits(mut set: u16) -> impl Iterator<Item = u16> {
 }
 
 /// An index drawn with probability proportional to its weight (the weights' sum is positive).
-fn pick(rng: &mut ChaCha8Rng, weights: impl Iterator<Item = u128> + Clone) -> usize {
+pub(super) fn pick(rng: &mut ChaCha8Rng, weights: impl Iterator<Item = u128> + Clone) -> usize {
     let total: u128 = weights.clone().sum();
     let mut draw = rng.random_range(0..total);
     for (index, weight) in weights.enumerate() {
@@ -240,7 +257,7 @@ fn pick(rng: &mut ChaCha8Rng, weights: impl Iterator<Item = u128> + Clone) -> us
 }
 
 /// Fisher-Yates with 32-bit draws.
-fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
+pub(super) fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
     for i in (1..items.len()).rev() {
         items.swap(i, rng.random_range(0..=i as u32) as usize);
     }
@@ -254,8 +271,7 @@ mod tests {
 
     #[test]
     fn samples_are_complete_valid_grids_of_the_shape() {
-        // 9x9 is left out: its sampler first counts every 9x9 grid (minutes).
-        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)] {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
             let shape = Shape::new(rows, cols).unwrap();
             let sampler = GridSampler::new(shape).unwrap();
             for index in 0..3 {
