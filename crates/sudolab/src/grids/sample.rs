@@ -233,7 +233,8 @@ fn sample_band(board: Board, layout: &Layout, rng: &mut ChaCha8Rng) -> Band {
     band
 }
 
-fn bits(mut set: u16) -> impl Iterator<Item = u16> {
+/// The bits of `set`, lowest first, each as a one-bit mask.
+pub(super) fn bits(mut set: u16) -> impl Iterator<Item = u16> {
     std::iter::from_fn(move || {
         (set != 0).then(|| {
             let bit = set & set.wrapping_neg();

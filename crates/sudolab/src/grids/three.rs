@@ -27,7 +27,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::count::{Board, Layout, MAX_SIDE, MAX_STACKS, layout_classes};
-use super::sample::{pick, shuffle};
+use super::sample::{bits, pick, shuffle};
 use crate::model::{Grid, Shape};
 
 /// Normal stack assignments (digit to column, columns in the order of their first digit).
@@ -452,16 +452,6 @@ fn cycles(left: &[u16; 9]) -> u32 {
         }
     }
     count
-}
-
-fn bits(mut set: u16) -> impl Iterator<Item = u16> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let bit = set & set.wrapping_neg();
-            set &= set - 1;
-            bit
-        })
-    })
 }
 
 #[cfg(test)]
