@@ -116,17 +116,12 @@ pub fn solvers(
     external: Vec<ExternalSpec>,
     limits: ProcessLimits,
 ) -> PyResult<Vec<&'static dyn Strategy>> {
-    let mut made: Vec<&'static dyn Strategy> = Vec::with_capacity(external.len());
-    for spec in external {
-        let solver = outside_solver(spec, limits)?;
-        if made.iter().any(|other| other.name() == solver.name()) {
-            return Err(errors::option(&format!(
-                "external: the name '{}' is given twice; each outside solver needs its own",
-                solver.name()
-            )));
-        }
-        made.push(solver);
-    }
+    let made = external
+        .into_iter()
+        .map(|spec| outside_solver(spec, limits))
+        .collect::<PyResult<Vec<_>>>()?;
+    strategy::distinct_outside_names(&made)
+        .map_err(|err| errors::option(&format!("external: {err}")))?;
     Ok(made)
 }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
@@ -454,20 +454,11 @@ pub(crate) fn externals(
         memory: limits.external_memory,
         cpu: limits.external_cpu,
     };
-    let mut externals: Vec<&'static dyn Strategy> = Vec::new();
-    for spec in specs {
-        let external = strategy::outside_solver(spec, limits)?;
-        if externals
-            .iter()
-            .any(|other| other.name() == external.name())
-        {
-            bail!(
-                "--external: the name '{}' is given twice; each outside solver needs its own",
-                external.name()
-            );
-        }
-        externals.push(Box::leak(external));
-    }
+    let externals = specs
+        .iter()
+        .map(|spec| Ok(&*Box::leak(strategy::outside_solver(spec, limits)?)))
+        .collect::<anyhow::Result<Vec<&'static dyn Strategy>>>()?;
+    strategy::distinct_outside_names(&externals).map_err(|err| anyhow!("--external: {err}"))?;
     Ok(externals)
 }
 

@@ -276,6 +276,23 @@ pub fn cpu_limit(limit: Duration) -> Result<Duration, String> {
     Ok(limit)
 }
 
+/// Refuses two outside solvers of one name: reports, `-s` and `--verify` pick a solver by its
+/// name, so each needs its own.
+pub fn distinct_outside_names(solvers: &[&dyn Strategy]) -> Result<(), String> {
+    for (index, solver) in solvers.iter().enumerate() {
+        if solvers[..index]
+            .iter()
+            .any(|other| other.name() == solver.name())
+        {
+            return Err(format!(
+                "the name '{}' is given twice; each outside solver needs its own",
+                solver.name()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// An outside solver as the command line gives it, `NAME=COMMAND`: a DIMACS SAT solver when
 /// COMMAND starts with `dimacs:` (the reduced encoding) or `dimacs-ENCODING:`
 /// ([`Dimacs`](super::Dimacs)), otherwise a program that speaks the line protocol. Either way

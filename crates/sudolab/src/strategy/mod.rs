@@ -46,7 +46,7 @@ pub use dlx::{Dlx, MAX_DLX_RS_SIDE};
 pub use dlx_knuth::DlxKnuth;
 pub use external::{
     External, ExternalError, MAX_ANSWER_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, ProcessLimits,
-    STDERR_TAIL_BYTES, cpu_limit, format_size, outside_solver, parse_size,
+    STDERR_TAIL_BYTES, cpu_limit, distinct_outside_names, format_size, outside_solver, parse_size,
 };
 pub use external_dimacs::{Dimacs, MAX_DIMACS_OUTPUT_BYTES};
 pub use fast::Fast;
