@@ -23,6 +23,7 @@
 
 mod classic;
 mod large;
+mod learn;
 
 use crate::model::layout::Layout;
 use crate::model::{DigitSet, Grid, Rules, Shape};
