@@ -144,7 +144,7 @@ pub(super) fn search(
 /// none, and `count_ones` (which `is_power_of_two` calls) is then a dozen instructions, in the
 /// loops that every propagation round runs over every cell.
 #[inline]
-fn single(word: u64) -> bool {
+pub(super) fn single(word: u64) -> bool {
     word & word.wrapping_sub(1) == 0
 }
 

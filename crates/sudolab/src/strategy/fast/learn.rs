@@ -357,7 +357,7 @@ impl Learner<'_, '_> {
             self.at_least_one(Reason::Cell(cell as u32), &mut lits);
             return Some(lits);
         }
-        if open & (open - 1) == 0 {
+        if super::large::single(open) {
             let lit = 2 * (cell * self.side + open.trailing_zeros() as usize) as Lit;
             self.enqueue(lit, Reason::Cell(cell as u32));
         }
@@ -370,7 +370,7 @@ impl Learner<'_, '_> {
                 self.at_least_one(Reason::House(index as u32), &mut lits);
                 return Some(lits);
             }
-            if open & (open - 1) == 0 {
+            if super::large::single(open) {
                 let place = self.house_var(house as usize, open.trailing_zeros() as usize, digit);
                 self.enqueue(2 * place as Lit, Reason::House(index as u32));
             }
@@ -410,7 +410,7 @@ impl Learner<'_, '_> {
                 let var = (cell * side + digit) as Lit;
                 if candidates & (1 << digit) == 0 {
                     self.enqueue(2 * var + 1, Reason::None);
-                } else if candidates.count_ones() == 1 {
+                } else if candidates.is_power_of_two() {
                     self.enqueue(2 * var, Reason::None);
                 }
             }
