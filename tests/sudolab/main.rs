@@ -19,6 +19,7 @@ mod fuzz_small;
 mod generate;
 mod human;
 mod inputs;
+mod large_learning;
 mod min_clues;
 mod outputs;
 mod outside;

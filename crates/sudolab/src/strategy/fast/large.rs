@@ -127,8 +127,15 @@ pub(super) fn search(
         .filter(|&(_, &digit)| digit != 0)
         .all(|(cell, &digit)| solver.assign(&mut root, cell, 1u64 << (digit - 1)));
     if consistent {
-        let mut boards = vec![root];
-        solver.search_from(&mut boards, 0);
+        if layout.side >= super::learn::MIN_SIDE {
+            // The rules here at the root, then the search that learns from its failures.
+            if solver.tally.enter_node() && solver.propagate(&mut root) {
+                super::learn::search(layout, puzzle, &root, &mut solver.tally);
+            }
+        } else {
+            let mut boards = vec![root];
+            solver.search_from(&mut boards, 0);
+        }
     }
     solver.tally.outcome()
 }
@@ -137,7 +144,7 @@ pub(super) fn search(
 /// none, and `count_ones` (which `is_power_of_two` calls) is then a dozen instructions, in the
 /// loops that every propagation round runs over every cell.
 #[inline]
-fn single(word: u64) -> bool {
+pub(super) fn single(word: u64) -> bool {
     word & word.wrapping_sub(1) == 0
 }
 

@@ -19,10 +19,13 @@
 //! Counters: `nodes` (boards propagated: the root and one per guess), `guesses` (values tried
 //! on a cell with two or more candidates; zero means solved by propagation alone, tdoku's
 //! "no_guess"), `propagation_rounds` (passes of the hidden-single scan over all houses; the 9x9
-//! path counts its own kind of pass).
+//! path counts its own kind of pass). From side 25 the search after the root learns from its
+//! conflicts (`learn.rs`): there a node is the root or one decision, and a round one
+//! propagation to the fixpoint.
 
 mod classic;
 mod large;
+mod learn;
 
 use crate::model::layout::Layout;
 use crate::model::{DigitSet, Grid, Rules, Shape};
