@@ -185,7 +185,7 @@ impl Group {
         out
     }
 
-    fn identity(self) -> Move {
+    fn identity() -> Move {
         let mut lines = [0u8; MAX];
         for (i, line) in lines.iter_mut().enumerate() {
             *line = i as u8;
@@ -200,7 +200,7 @@ impl Group {
     /// Involutions generating the group: neighbouring rows inside a band and neighbouring
     /// bands swapped, the same for columns and stacks, and the transposition (square boxes).
     fn generators(self) -> Vec<Move> {
-        let id = self.identity();
+        let id = Group::identity();
         let swapped = |width: usize, first: usize, second: usize| {
             let mut lines = id.rows;
             for i in 0..width {
