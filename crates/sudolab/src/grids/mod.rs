@@ -1,6 +1,7 @@
 //! Whole grids: exact counts by the band method, uniform samples, and the puzzles of a given
 //! clue count inside a grid (unavoidable sets and a hitting-set search).
 
+mod burnside;
 mod classes;
 mod count;
 mod min_clues;
@@ -8,6 +9,7 @@ mod sample;
 mod three;
 mod unavoidable;
 
+pub use burnside::{BurnsideCount, FixedClass, burnside};
 pub use classes::{
     ClassesError, MAX_CLASSES_SIDE, essentially_different, essentially_different_grids,
 };

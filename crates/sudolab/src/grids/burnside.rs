@@ -1,0 +1,608 @@
+//! Essentially different grids by Burnside's lemma, after Russell and Jarvis (2006).
+//!
+//! The validity-preserving group `G` moves cells: rows inside a band, bands, columns inside a
+//! stack, stacks, and the transposition when boxes are square. Relabelling digits (`S_n`)
+//! commutes with it, and the essentially different grids are the orbits of `G x S_n`:
+//! `(1 / |G|) * sum over g in G of F(g) / n!`, where `F(g)` counts the grids `X` for which
+//! `X o g` is a relabelling of `X`. That property survives relabelling `X`, and relabelling acts
+//! freely, so `F(g) / n!` is the number of such grids whose first row reads `1..n`, which is
+//! what is counted. `F` is constant on each conjugacy class of `G`, so it is counted once per
+//! class: the identity's term is the band method's grid count over `n!`, every other class's by
+//! a search over the grids with that first row, with the relabelling `sigma` (where
+//! `X(g(c)) = sigma(X(c))`) built as the cells are filled.
+
+use std::collections::HashMap;
+
+use crate::model::Shape;
+
+use super::count::{CountError, count_grids};
+
+/// The largest side whose group is enumerated: 9 (3x3 boxes, 3,359,232 moves).
+const MAX: usize = 9;
+
+/// One conjugacy class of the validity-preserving group and the grids each of its moves fixes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixedClass {
+    /// Moves in the class.
+    pub size: u64,
+    /// Whether the class's moves transpose the board.
+    pub transposes: bool,
+    /// The lengths of the cycles of one move of the class on the cells, longest first.
+    pub cycles: Vec<usize>,
+    /// Grids whose first row reads `1..n` that one move of the class maps to a relabelling of
+    /// themselves (`F(g) / n!`).
+    pub fixed: u128,
+}
+
+/// The count of essentially different grids of one box shape, with the classes it summed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BurnsideCount {
+    /// Moves of the validity-preserving group.
+    pub group_order: u64,
+    /// Its conjugacy classes, the identity first, then in order of first move enumerated.
+    pub classes: Vec<FixedClass>,
+    /// The number of essentially different grids.
+    pub essentially_different: u128,
+}
+
+/// A move of the validity-preserving group: cell `(r, c)` goes to `(rows[r], cols[c])`, or
+/// after transposing, `(rows[c], cols[r])`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Move {
+    transpose: bool,
+    rows: [u8; MAX],
+    cols: [u8; MAX],
+}
+
+/// The group of one box shape: `box_rows`-row bands permuted with the rows inside each, and
+/// `box_cols`-column stacks likewise, and the transposition when the box is square.
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    side: usize,
+    box_rows: usize,
+    box_cols: usize,
+    /// Row permutations: `bands! * box_rows!^bands`.
+    row_moves: usize,
+    /// Column permutations: `stacks! * box_cols!^stacks`.
+    col_moves: usize,
+}
+
+fn factorial(n: usize) -> usize {
+    (1..=n).product()
+}
+
+/// The permutation of `0..n` of rank `rank` (Lehmer code).
+fn unrank(mut rank: usize, n: usize) -> [u8; MAX] {
+    let mut left: Vec<u8> = (0..n as u8).collect();
+    let mut out = [0u8; MAX];
+    for (i, slot) in out.iter_mut().enumerate().take(n) {
+        let f = factorial(n - 1 - i);
+        *slot = left.remove(rank / f);
+        rank %= f;
+    }
+    out
+}
+
+/// The rank of a permutation of `0..n` (the inverse of [`unrank`]).
+fn rank(perm: &[u8]) -> usize {
+    let n = perm.len();
+    (0..n)
+        .map(|i| {
+            let smaller_after = perm[i + 1..].iter().filter(|&&x| x < perm[i]).count();
+            smaller_after * factorial(n - 1 - i)
+        })
+        .sum()
+}
+
+/// Line `k * width + i` to `blocks_perm(k) * width + inside_k(i)`, from a mixed-radix index:
+/// the blocks' permutation, then each block's inside permutation.
+fn wreath(index: usize, width: usize, blocks: usize) -> [u8; MAX] {
+    let inside = factorial(width);
+    let outer = unrank(index / inside.pow(blocks as u32), blocks);
+    let mut rest = index % inside.pow(blocks as u32);
+    let mut out = [0u8; MAX];
+    for k in 0..blocks {
+        let within = unrank(rest % inside, width);
+        rest /= inside;
+        for i in 0..width {
+            out[k * width + i] = outer[k] * width as u8 + within[i];
+        }
+    }
+    out
+}
+
+/// The index of a block-preserving line permutation (the inverse of [`wreath`]).
+fn wreath_rank(lines: &[u8], width: usize, blocks: usize) -> usize {
+    let inside = factorial(width);
+    let outer: Vec<u8> = (0..blocks)
+        .map(|k| lines[k * width] / width as u8)
+        .collect();
+    let mut index = 0;
+    for k in (0..blocks).rev() {
+        let within: Vec<u8> = (0..width)
+            .map(|i| lines[k * width + i] % width as u8)
+            .collect();
+        index = index * inside + rank(&within);
+    }
+    rank(&outer) * inside.pow(blocks as u32) + index
+}
+
+impl Group {
+    fn new(box_rows: usize, box_cols: usize) -> Group {
+        let side = box_rows * box_cols;
+        let (bands, stacks) = (box_cols, box_rows);
+        Group {
+            side,
+            box_rows,
+            box_cols,
+            row_moves: factorial(bands) * factorial(box_rows).pow(bands as u32),
+            col_moves: factorial(stacks) * factorial(box_cols).pow(stacks as u32),
+        }
+    }
+
+    fn square(self) -> bool {
+        self.box_rows == self.box_cols
+    }
+
+    fn order(self) -> usize {
+        self.row_moves * self.col_moves * if self.square() { 2 } else { 1 }
+    }
+
+    fn decode(self, index: usize) -> Move {
+        let transpose = index >= self.row_moves * self.col_moves;
+        let index = index % (self.row_moves * self.col_moves);
+        Move {
+            transpose,
+            rows: wreath(index / self.col_moves, self.box_rows, self.box_cols),
+            cols: wreath(index % self.col_moves, self.box_cols, self.box_rows),
+        }
+    }
+
+    fn encode(self, g: &Move) -> usize {
+        let n = self.side;
+        let rows = wreath_rank(&g.rows[..n], self.box_rows, self.box_cols);
+        let cols = wreath_rank(&g.cols[..n], self.box_cols, self.box_rows);
+        (usize::from(g.transpose) * self.row_moves + rows) * self.col_moves + cols
+    }
+
+    /// `f o g` as maps of cells. Transposing then permuting rows by `a` and columns by `b` is
+    /// permuting rows by `b` and columns by `a` then transposing, whence the swap.
+    fn compose(self, f: &Move, g: &Move) -> Move {
+        let (a, b) = if f.transpose {
+            (g.cols, g.rows)
+        } else {
+            (g.rows, g.cols)
+        };
+        let mut out = Move {
+            transpose: f.transpose != g.transpose,
+            rows: [0; MAX],
+            cols: [0; MAX],
+        };
+        for i in 0..self.side {
+            out.rows[i] = f.rows[a[i] as usize];
+            out.cols[i] = f.cols[b[i] as usize];
+        }
+        out
+    }
+
+    fn identity() -> Move {
+        let mut lines = [0u8; MAX];
+        for (i, line) in lines.iter_mut().enumerate() {
+            *line = i as u8;
+        }
+        Move {
+            transpose: false,
+            rows: lines,
+            cols: lines,
+        }
+    }
+
+    /// Involutions generating the group: neighbouring rows inside a band and neighbouring
+    /// bands swapped, the same for columns and stacks, and the transposition (square boxes).
+    fn generators(self) -> Vec<Move> {
+        let id = Group::identity();
+        let swapped = |width: usize, first: usize, second: usize| {
+            let mut lines = id.rows;
+            for i in 0..width {
+                lines.swap(first + i, second + i);
+            }
+            lines
+        };
+        let mut out = Vec::new();
+        for (width, blocks, rows) in [
+            (self.box_rows, self.box_cols, true),
+            (self.box_cols, self.box_rows, false),
+        ] {
+            let mut lines = Vec::new();
+            for k in 0..blocks {
+                for i in 0..width - 1 {
+                    lines.push(swapped(1, k * width + i, k * width + i + 1));
+                }
+            }
+            for k in 0..blocks - 1 {
+                lines.push(swapped(width, k * width, (k + 1) * width));
+            }
+            out.extend(lines.into_iter().map(|lines| Move {
+                rows: if rows { lines } else { id.rows },
+                cols: if rows { id.cols } else { lines },
+                ..id
+            }));
+        }
+        if self.square() {
+            out.push(Move {
+                transpose: true,
+                ..id
+            });
+        }
+        out
+    }
+
+    /// The conjugacy classes: the moves joined (union-find) with their conjugates by each
+    /// generator. Each class as its first move's index and its size, in index order.
+    fn conjugacy_classes(self) -> Vec<(usize, u64)> {
+        let order = self.order();
+        let generators = self.generators();
+        let mut parent: Vec<u32> = (0..order as u32).collect();
+        for index in 0..order {
+            let g = self.decode(index);
+            for s in &generators {
+                // Every generator is its own inverse.
+                let conjugate = self.encode(&self.compose(s, &self.compose(&g, s)));
+                let (a, b) = (root(&mut parent, index), root(&mut parent, conjugate));
+                if a != b {
+                    parent[a.max(b)] = a.min(b) as u32;
+                }
+            }
+        }
+        let mut sizes: HashMap<usize, u64> = HashMap::new();
+        for index in 0..order {
+            *sizes.entry(root(&mut parent, index)).or_default() += 1;
+        }
+        let mut classes: Vec<(usize, u64)> = sizes.into_iter().collect();
+        classes.sort_unstable();
+        classes
+    }
+
+    /// Where each cell goes under `g`.
+    fn cells(self, g: &Move) -> Vec<usize> {
+        let n = self.side;
+        (0..n * n)
+            .map(|cell| {
+                let (r, c) = (cell / n, cell % n);
+                let (r, c) = if g.transpose { (c, r) } else { (r, c) };
+                g.rows[r] as usize * n + g.cols[c] as usize
+            })
+            .collect()
+    }
+}
+
+fn root(parent: &mut [u32], mut at: usize) -> usize {
+    while parent[at] as usize != at {
+        parent[at] = parent[parent[at] as usize];
+        at = parent[at] as usize;
+    }
+    at
+}
+
+/// The lengths of the cycles of a permutation of cells, longest first.
+fn cycle_lengths(image: &[usize]) -> Vec<usize> {
+    let mut seen = vec![false; image.len()];
+    let mut out = Vec::new();
+    for start in 0..image.len() {
+        let mut length = 0;
+        let mut at = start;
+        while !seen[at] {
+            seen[at] = true;
+            at = image[at];
+            length += 1;
+        }
+        if length > 0 {
+            out.push(length);
+        }
+    }
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out
+}
+
+/// The number of essentially different grids with boxes of `shape`, by Burnside's lemma (the
+/// identity's grids come from [`count_grids`]). Exact for any shape [`count_grids`] takes, but
+/// the fixed grids of a class are found one by one: 2x2, 2x3 and 3x2 boxes take well under a
+/// second, while 9x9's 275 classes hold too many fixed grids for this search to finish in
+/// tens of minutes (`docs/benchmarks.md`).
+pub fn burnside(shape: Shape) -> Result<BurnsideCount, CountError> {
+    let total = count_grids(shape)?.grids;
+    let group = Group::new(shape.box_rows(), shape.box_cols());
+    let n = group.side;
+    let relabellings = (1..=n as u128).product::<u128>();
+    debug_assert_eq!(total % relabellings, 0);
+    let mut classes = Vec::new();
+    let mut sum = 0u128;
+    for (index, size) in group.conjugacy_classes() {
+        let g = group.decode(index);
+        let image = group.cells(&g);
+        let fixed = if index == 0 {
+            total / relabellings
+        } else {
+            Fixed::new(group, &image).count()
+        };
+        sum += u128::from(size) * fixed;
+        classes.push(FixedClass {
+            size,
+            transposes: g.transpose,
+            cycles: cycle_lengths(&image),
+            fixed,
+        });
+    }
+    let order = group.order() as u128;
+    // Burnside's lemma: the sum is the orbits times the group's order, exactly.
+    assert_eq!(sum % order, 0, "Burnside's sum is a multiple of |G|");
+    Ok(BurnsideCount {
+        group_order: order as u64,
+        classes,
+        essentially_different: sum / order,
+    })
+}
+
+/// The search for the grids with first row `1..n` that one move maps to a relabelling of
+/// themselves: a cell's digit `d` forces `sigma(d)` into the cell it goes to once `sigma(d)` is
+/// known, and fixes `sigma(d)` once that cell is filled; `sigma` stays one-to-one.
+struct Fixed {
+    n: usize,
+    box_rows: usize,
+    box_cols: usize,
+    image: Vec<usize>,
+    preimage: Vec<usize>,
+    /// Digits 1..=n, 0 for empty.
+    values: Vec<u8>,
+    /// Digits used in each row, column and box, as bits `1 << d`.
+    row: [u16; MAX],
+    col: [u16; MAX],
+    boxes: [u16; MAX],
+    /// `sigma` and its inverse, 0 where not yet known.
+    sigma: [u8; MAX + 1],
+    sigma_inv: [u8; MAX + 1],
+    trail: Vec<Undo>,
+    queue: Vec<usize>,
+    filled: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Undo {
+    Cell(usize),
+    Sigma(u8),
+}
+
+impl Fixed {
+    fn new(group: Group, image: &[usize]) -> Fixed {
+        let mut preimage = vec![0; image.len()];
+        for (cell, &to) in image.iter().enumerate() {
+            preimage[to] = cell;
+        }
+        Fixed {
+            n: group.side,
+            box_rows: group.box_rows,
+            box_cols: group.box_cols,
+            image: image.to_vec(),
+            preimage,
+            values: vec![0; image.len()],
+            row: [0; MAX],
+            col: [0; MAX],
+            boxes: [0; MAX],
+            sigma: [0; MAX + 1],
+            sigma_inv: [0; MAX + 1],
+            trail: Vec::new(),
+            queue: Vec::new(),
+            filled: 0,
+        }
+    }
+
+    fn houses(&self, cell: usize) -> (usize, usize, usize) {
+        let (r, c) = (cell / self.n, cell % self.n);
+        (r, c, r / self.box_rows * self.box_rows + c / self.box_cols)
+    }
+
+    fn count(mut self) -> u128 {
+        let mark = self.trail.len();
+        let ok = (0..self.n).all(|c| self.place(c, c as u8 + 1)) && self.settle();
+        let count = if ok { self.search() } else { 0 };
+        self.undo(mark);
+        count
+    }
+
+    /// Puts `digit` in `cell` and queues the cell for `settle`; false when that breaks a rule.
+    fn place(&mut self, cell: usize, digit: u8) -> bool {
+        let held = self.values[cell];
+        if held != 0 {
+            return held == digit;
+        }
+        let (r, c, b) = self.houses(cell);
+        let bit = 1u16 << digit;
+        if (self.row[r] | self.col[c] | self.boxes[b]) & bit != 0 {
+            return false;
+        }
+        self.row[r] |= bit;
+        self.col[c] |= bit;
+        self.boxes[b] |= bit;
+        self.values[cell] = digit;
+        self.filled += 1;
+        self.trail.push(Undo::Cell(cell));
+        self.queue.push(cell);
+        true
+    }
+
+    /// Sets `sigma(from) = to`, queueing the cells holding either digit; false when `sigma`
+    /// would stop being one-to-one.
+    fn relabel(&mut self, from: u8, to: u8) -> bool {
+        if self.sigma[from as usize] == to {
+            return true;
+        }
+        if self.sigma[from as usize] != 0 || self.sigma_inv[to as usize] != 0 {
+            return false;
+        }
+        self.sigma[from as usize] = to;
+        self.sigma_inv[to as usize] = from;
+        self.trail.push(Undo::Sigma(from));
+        for cell in 0..self.values.len() {
+            let digit = self.values[cell];
+            if digit == from || digit == to {
+                self.queue.push(cell);
+            }
+        }
+        true
+    }
+
+    /// Applies `X(image(c)) = sigma(X(c))` around every queued cell until nothing changes.
+    fn settle(&mut self) -> bool {
+        while let Some(cell) = self.queue.pop() {
+            let digit = self.values[cell];
+            let (next, prev) = (self.image[cell], self.preimage[cell]);
+            let forward = self.sigma[digit as usize];
+            let ok = if forward != 0 {
+                self.place(next, forward)
+            } else if self.values[next] != 0 {
+                self.relabel(digit, self.values[next])
+            } else {
+                true
+            };
+            if !ok {
+                self.queue.clear();
+                return false;
+            }
+            let backward = self.sigma_inv[digit as usize];
+            let ok = if backward != 0 {
+                self.place(prev, backward)
+            } else if self.values[prev] != 0 {
+                self.relabel(self.values[prev], digit)
+            } else {
+                true
+            };
+            if !ok {
+                self.queue.clear();
+                return false;
+            }
+        }
+        true
+    }
+
+    fn undo(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            match self.trail.pop().expect("above the mark") {
+                Undo::Cell(cell) => {
+                    let (r, c, b) = self.houses(cell);
+                    let bit = !(1u16 << self.values[cell]);
+                    self.row[r] &= bit;
+                    self.col[c] &= bit;
+                    self.boxes[b] &= bit;
+                    self.values[cell] = 0;
+                    self.filled -= 1;
+                }
+                Undo::Sigma(from) => {
+                    let to = self.sigma[from as usize];
+                    self.sigma[from as usize] = 0;
+                    self.sigma_inv[to as usize] = 0;
+                }
+            }
+        }
+    }
+
+    /// The completions of the current state, branching on the empty cell with the fewest
+    /// digits its houses allow.
+    fn search(&mut self) -> u128 {
+        if self.filled == self.values.len() {
+            return 1;
+        }
+        let all = ((1u16 << self.n) - 1) << 1;
+        let mut best = (u32::MAX, 0usize, 0u16);
+        for cell in 0..self.values.len() {
+            if self.values[cell] != 0 {
+                continue;
+            }
+            let (r, c, b) = self.houses(cell);
+            let free = all & !(self.row[r] | self.col[c] | self.boxes[b]);
+            let options = free.count_ones();
+            if options < best.0 {
+                best = (options, cell, free);
+                if options <= 1 {
+                    break;
+                }
+            }
+        }
+        let (_, cell, mut free) = best;
+        let mut count = 0;
+        while free != 0 {
+            let digit = free.trailing_zeros() as u8;
+            free &= free - 1;
+            let mark = self.trail.len();
+            if self.place(cell, digit) && self.settle() {
+                count += self.search();
+            }
+            self.undo(mark);
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_round_trip_through_their_indices() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+            let group = Group::new(rows, cols);
+            for index in (0..group.order()).step_by(97) {
+                assert_eq!(group.encode(&group.decode(index)), index);
+            }
+        }
+    }
+
+    #[test]
+    fn composing_moves_composes_their_cell_maps() {
+        let group = Group::new(3, 3);
+        for (i, j) in [(5, 123_456), (2_000_000, 77), (3_000_001, 1_700_003)] {
+            let (f, g) = (group.decode(i), group.decode(j));
+            let (fc, gc) = (group.cells(&f), group.cells(&g));
+            let composed: Vec<usize> = gc.iter().map(|&at| fc[at]).collect();
+            assert_eq!(group.cells(&group.compose(&f, &g)), composed);
+        }
+    }
+
+    #[test]
+    fn class_sizes_add_up_to_the_group_order() {
+        for (rows, cols, order) in [(2, 2, 128), (2, 3, 3_456), (3, 2, 3_456)] {
+            let group = Group::new(rows, cols);
+            assert_eq!(group.order(), order);
+            let classes = group.conjugacy_classes();
+            assert_eq!(
+                classes.iter().map(|&(_, size)| size).sum::<u64>(),
+                order as u64
+            );
+            assert_eq!(classes[0], (0, 1), "the identity is a class of its own");
+        }
+    }
+
+    #[test]
+    fn the_nine_by_nine_group_has_russell_and_jarviss_275_classes() {
+        let group = Group::new(3, 3);
+        assert_eq!(group.order(), 3_359_232);
+        let classes = group.conjugacy_classes();
+        assert_eq!(classes.len(), 275);
+        assert_eq!(
+            classes.iter().map(|&(_, size)| size).sum::<u64>(),
+            3_359_232
+        );
+    }
+
+    #[test]
+    fn burnside_agrees_with_the_orbits_on_small_boards() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let count = burnside(shape).unwrap();
+            assert_eq!(
+                count.essentially_different,
+                u128::from(super::super::classes::essentially_different(shape).unwrap()),
+                "{shape}"
+            );
+        }
+    }
+}
