@@ -15,7 +15,10 @@ use super::output::Out;
 use super::trace::load_puzzle;
 use super::{ReadArgs, Status};
 
+// `defer`, as for the top-level commands (`cli::Command`): the arguments are defined only
+// when this command is the one run.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub(crate) enum ExplainCommand {
     /// Print the exact-cover matrix of a small puzzle: items as columns, options as rows.
     ///

@@ -14,7 +14,10 @@ use super::input::{ErrorNotes, for_each_item, for_each_record, place};
 use super::output::Out;
 use super::{InputArgs, Status};
 
+// `defer`, as for the top-level commands (`cli::Command`): the arguments are defined only
+// when this command is the one run.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub(crate) enum ExportCommand {
     /// Write a puzzle as DIMACS CNF for any SAT solver.
     ///
@@ -66,7 +69,8 @@ pub(crate) enum ExportCommand {
     },
 }
 
-/// Which puzzles to export and where.
+// Which puzzles to export and where. A plain comment: a doc comment here would become the
+// about of the deferred `export` commands that flatten it.
 #[derive(Debug, Args)]
 pub(crate) struct ExportTarget {
     #[command(flatten)]

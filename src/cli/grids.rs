@@ -15,7 +15,10 @@ use sudolab::strategy::rng::stream;
 use super::output::Out;
 use super::{Status, parse_duration};
 
+// `defer`, as for the top-level commands (`cli::Command`): the arguments are defined only
+// when this command is the one run.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub(crate) enum GridsCommand {
     /// Count every complete grid of a box shape, exactly, by the band method
     ///

@@ -611,28 +611,42 @@ mod tests {
     #[test]
     fn a_deferred_subcommand_keeps_its_own_about() {
         use clap::CommandFactory;
-        let text = |about: Option<&clap::builder::StyledStr>| {
+        // Unbuilt, a deferred subcommand has only what the enum's variant gives it. The nested
+        // commands (`grids count`, `export cnf`, ...) are deferred too, and checked the same way.
+        fn same_abouts(
+            unbuilt: &clap::Command,
+            built: &clap::Command,
+            path: &str,
+            seen: &mut usize,
+        ) {
+            for sub in built.get_subcommands() {
+                let name = format!("{path} {}", sub.get_name());
+                // Building adds clap's own `help` subcommand, and nothing else.
+                let Some(before) = unbuilt.find_subcommand(sub.get_name()) else {
+                    assert_eq!(sub.get_name(), "help", "{name}");
+                    continue;
+                };
+                *seen += 1;
+                assert!(!text(before.get_about()).is_empty(), "{name}");
+                assert_eq!(text(sub.get_about()), text(before.get_about()), "{name}");
+                assert_eq!(
+                    text(sub.get_long_about()),
+                    text(before.get_long_about()),
+                    "{name}"
+                );
+                same_abouts(before, sub, &name, seen);
+            }
+        }
+        fn text(about: Option<&clap::builder::StyledStr>) -> String {
             about.map(ToString::to_string).unwrap_or_default()
-        };
-        // Unbuilt, a deferred subcommand has only what the enum's variant gives it.
+        }
         let unbuilt = Cli::command();
         let mut built = Cli::command();
         built.build();
-        for sub in built.get_subcommands() {
-            let name = sub.get_name();
-            // Building adds clap's own `help` subcommand, and nothing else.
-            let Some(before) = unbuilt.find_subcommand(name) else {
-                assert_eq!(name, "help");
-                continue;
-            };
-            assert!(!text(before.get_about()).is_empty(), "{name}");
-            assert_eq!(text(sub.get_about()), text(before.get_about()), "{name}");
-            assert_eq!(
-                text(sub.get_long_about()),
-                text(before.get_long_about()),
-                "{name}"
-            );
-        }
+        let mut seen = 0;
+        same_abouts(&unbuilt, &built, "sudolab", &mut seen);
+        // The 19 commands, 3 of `grids`, 3 of `export` and 1 of `explain`.
+        assert_eq!(seen, 26);
         let help = Cli::try_parse_from(["sudolab", "count", "--help"])
             .expect_err("help is an early exit")
             .to_string();
