@@ -743,18 +743,7 @@ mod tests {
             search(puzzle, layout, &geometry, limits, on)
         };
         let mut all = puzzles(include_str!("../../../../../corpora/reference.txt"));
-        let minimal = puzzles(include_str!(
-            "../../../../../corpora/generated/9x9-minimal.txt"
-        ));
-        for (idx, puzzle) in minimal.iter().take(20).enumerate() {
-            let mut loose = puzzle.clone();
-            let givens: Vec<usize> = (0..81).filter(|&cell| puzzle.get(cell) != 0).collect();
-            for &cell in givens.iter().skip(idx % 5).take(1 + idx % 3) {
-                loose.set(cell, 0);
-            }
-            all.push(puzzle.clone());
-            all.push(loose);
-        }
+        all.extend(super::super::loosened_minimal(20));
         let mut multiple = 0;
         for puzzle in &all {
             let classic = enumerate(super::super::classic::search, puzzle);

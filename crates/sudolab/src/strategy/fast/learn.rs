@@ -875,18 +875,7 @@ mod tests {
     /// to three givens taken out (up to a few hundred solutions).
     fn nine_by_nine() -> Vec<Grid> {
         let mut all = puzzles(include_str!("../../../../../corpora/reference.txt"));
-        let minimal = puzzles(include_str!(
-            "../../../../../corpora/generated/9x9-minimal.txt"
-        ));
-        for (idx, puzzle) in minimal.iter().take(30).enumerate() {
-            let mut loose = puzzle.clone();
-            let givens: Vec<usize> = (0..81).filter(|&cell| puzzle.get(cell) != 0).collect();
-            for &cell in givens.iter().skip(idx % 5).take(1 + idx % 3) {
-                loose.set(cell, 0);
-            }
-            all.push(puzzle.clone());
-            all.push(loose);
-        }
+        all.extend(super::super::loosened_minimal(30));
         all.retain(|puzzle| puzzle.shape() == Shape::CLASSIC);
         all
     }
