@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use sudolab::grids::{
-    DEFAULT_SET_DIGITS, GaveUp, GridSampler, MinCluesOptions, count_grids, essentially_different,
-    min_clues, minimum_over_grids,
+    DEFAULT_SET_DIGITS, GaveUp, GridSampler, MinCluesOptions, burnside, count_grids,
+    essentially_different, min_clues, minimum_over_grids,
 };
 use sudolab::model::{Shape, parse_line_record, to_line};
 use sudolab::strategy::rng::stream;
@@ -156,7 +156,9 @@ pub(crate) struct CountArgs {
 
     /// Count the essentially different grids instead: classes under relabelling digits,
     /// permuting rows in a band, bands, columns in a stack and stacks, and transposing square
-    /// boxes (2x2: 2, 2x3 and 3x2: 49). Only boards up to 6x6: the 9x9 figure (5,472,730,538,
+    /// boxes (2x2: 2, 2x3 and 3x2: 49), counted twice, as orbits and by Burnside's lemma, and
+    /// refused if the two disagree (`--json` adds the group's order and its conjugacy classes).
+    /// Only boards up to 6x6: the 9x9 figure (5,472,730,538,
     /// Russell and Jarvis) needs Burnside's lemma, whose search for the grids fixed by each of
     /// the 275 conjugacy classes is not yet fast enough to finish.
     #[arg(long)]
@@ -343,11 +345,25 @@ fn run_count(args: &CountArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     if args.essentially_different {
         let classes = essentially_different(args.box_shape)?;
+        // Two independent methods, orbits and Burnside's lemma: a disagreement is a bug in one
+        // of them, reported instead of either figure.
+        let lemma = burnside(args.box_shape)?;
+        if lemma.essentially_different != u128::from(classes) {
+            anyhow::bail!(
+                "--box {} --essentially-different: the orbit count gives {classes} but Burnside's \
+                 lemma gives {}; one of the two methods is wrong",
+                args.box_shape,
+                lemma.essentially_different
+            );
+        }
         let mut out = Out::new();
         if args.json {
             let value = serde_json::json!({
                 "box": args.box_shape.to_string(),
                 "essentially_different": classes,
+                "group_order": lemma.group_order,
+                "conjugacy_classes": lemma.classes.len(),
+                "classes_fixing_grids": lemma.classes.iter().filter(|class| class.fixed > 0).count(),
                 "seconds": started.elapsed().as_secs_f64(),
             });
             out.write_str(&serde_json::to_string_pretty(&value)?)?;

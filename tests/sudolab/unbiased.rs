@@ -385,6 +385,9 @@ fn essentially_different_grids_match_the_published_counts() {
     let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(value["essentially_different"], 49);
     assert_eq!(value["box"], "2x3");
+    // Burnside's lemma, counted beside the orbits: (2!)^3 * 3! row moves times (3!)^2 * 2!
+    // column moves, no transposition for oblong boxes.
+    assert_eq!(value["group_order"], 3456);
     let run = sudolab(&["grids", "count", "--essentially-different"], "");
     assert_eq!(run.code, 2);
     assert_eq!(
