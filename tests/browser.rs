@@ -29,10 +29,12 @@ fn chromium() -> String {
     browser
 }
 
-fn page() -> (PathBuf, Vec<Trace>) {
+/// The page written to a file of its own per test: the tests run in parallel, and a page
+/// rewritten while another test's browser reads it is read half-written.
+fn page(test: &str) -> (PathBuf, Vec<Trace>) {
     let dir = std::env::temp_dir().join(format!("sudolab-browser-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("trace.html");
+    let file = dir.join(format!("{test}.html"));
     let status = Command::new(env!("CARGO_BIN_EXE_sudolab"))
         .args([
             "trace",
@@ -124,7 +126,7 @@ fn expected(trace: &Trace, puzzle: &Grid, steps: usize) -> (Vec<u8>, String) {
 
 #[test]
 fn the_page_steps_through_both_searches_as_the_engines_did() {
-    let (file, traces) = page();
+    let (file, traces) = page("the_page_steps_through_both_searches_as_the_engines_did");
     let puzzle: Grid = BOARD_B.parse().unwrap();
     for steps in [1usize, 40, 400] {
         let dom = dom(&file, &steps.to_string());
@@ -160,7 +162,7 @@ fn the_page_steps_through_both_searches_as_the_engines_did() {
 
 #[test]
 fn the_end_of_the_page_shows_the_counts_compare_reports() {
-    let (file, traces) = page();
+    let (file, traces) = page("the_end_of_the_page_shows_the_counts_compare_reports");
     let dom = dom(&file, "end");
     for (k, trace) in traces.iter().enumerate() {
         let info = element(&dom, &format!("counters-{k}"));
@@ -212,7 +214,7 @@ fn board(dom: &str, k: usize) -> Vec<u8> {
 
 #[test]
 fn the_end_shows_the_solution_the_search_found_and_undid() {
-    let (file, _) = page();
+    let (file, _) = page("the_end_shows_the_solution_the_search_found_and_undid");
     let dom = dom(&file, "end");
     let solution: Vec<u8> = BOARD_B_SOLUTION.bytes().map(|b| b - b'0').collect();
     for k in 0..2 {
@@ -233,7 +235,7 @@ fn the_end_shows_the_solution_the_search_found_and_undid() {
 
 #[test]
 fn the_arrow_keys_home_and_end_step_like_the_buttons() {
-    let (file, traces) = page();
+    let (file, traces) = page("the_arrow_keys_home_and_end_step_like_the_buttons");
     let puzzle: Grid = BOARD_B.parse().unwrap();
     let total = traces[0].events.len();
     // 40 steps, then right, right, left: step 41, as the library replays it.
@@ -255,7 +257,7 @@ fn the_arrow_keys_home_and_end_step_like_the_buttons() {
 
 #[test]
 fn the_depth_chart_has_a_labelled_linear_axis_and_a_legend() {
-    let (file, traces) = page();
+    let (file, traces) = page("the_depth_chart_has_a_labelled_linear_axis_and_a_legend");
     let dom = dom(&file, "1");
     let chart = &dom[dom.find("id=\"depth-chart\"").expect("the chart")..];
     let chart = &chart[..chart.find("</svg>").unwrap()];
