@@ -257,6 +257,32 @@ pub(super) fn pick(rng: &mut ChaCha8Rng, weights: impl Iterator<Item = u128> + C
     unreachable!("the draw is below the sum of the weights")
 }
 
+/// [`pick`] over the weights whose running sums are `cumulative` (`cumulative[i]` = the sum of
+/// the first `i + 1` weights): the same index for the same draw, found by bisection.
+pub(super) fn pick_cumulative<T>(rng: &mut ChaCha8Rng, cumulative: &[T]) -> usize
+where
+    T: Copy + Into<u128>,
+{
+    let total: u128 = (*cumulative.last().expect("a weight to pick")).into();
+    let draw = rng.random_range(0..total);
+    cumulative.partition_point(|&sum| sum.into() <= draw)
+}
+
+/// Running sums of `weights`, for [`pick_cumulative`].
+pub(super) fn running_sums<T>(weights: impl IntoIterator<Item = T>) -> Vec<T>
+where
+    T: Copy + std::ops::Add<Output = T> + Default,
+{
+    let mut sum = T::default();
+    weights
+        .into_iter()
+        .map(|weight| {
+            sum = sum + weight;
+            sum
+        })
+        .collect()
+}
+
 /// Fisher-Yates with 32-bit draws.
 pub(super) fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
     for i in (1..items.len()).rev() {

@@ -27,7 +27,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::count::{Board, Layout, MAX_SIDE, MAX_STACKS, layout_classes};
-use super::sample::{bits, pick, shuffle};
+use super::sample::{bits, pick, pick_cumulative, running_sums, shuffle};
 use crate::model::{Grid, Shape};
 
 /// Normal stack assignments (digit to column, columns in the order of their first digit).
@@ -57,6 +57,9 @@ struct Class9 {
     firsts: [u64; CHOICES],
     /// `pairs[i0 * CHOICES + i1]`: those that take `i0`, then `i1` in the second stack.
     pairs: Vec<u64>,
+    /// Running sums of `firsts`, and of each `i0`'s row of `pairs`, for drawing by bisection.
+    firsts_sums: Vec<u64>,
+    pairs_sums: Vec<u64>,
     /// `second[i0 * CHOICES + i1]`, `third[i0 * CHOICES + i2]`: the table indices of the second
     /// band's second and third stacks once its first stack is normalised by choice `i0`;
     /// `second_left`, `third_left` the same for the third band.
@@ -73,6 +76,8 @@ pub(super) struct Nine {
     /// `bands[a * ASSIGNMENTS + b]`: bands whose layout normalises to the assignments `a`, `b`.
     bands: Vec<u32>,
     classes: Vec<Class9>,
+    /// Running sums of the classes' grid counts (layouts x bands x completions).
+    class_sums: Vec<u128>,
 }
 
 impl Nine {
@@ -102,6 +107,7 @@ impl Nine {
             index,
             bands,
             classes: Vec::new(),
+            class_sums: Vec::new(),
         };
         for (layout, members) in layout_classes(board, &assignments) {
             let layout = narrow(&layout);
@@ -109,6 +115,7 @@ impl Nine {
             let class = nine.class(layout, layouts);
             nine.classes.push(class);
         }
+        nine.class_sums = running_sums(nine.counts().map(|(l, b, c)| l * b * c));
         nine
     }
 
@@ -184,6 +191,8 @@ impl Nine {
             choices,
             firsts: [0; CHOICES],
             pairs: vec![0; CHOICES * CHOICES],
+            firsts_sums: Vec::new(),
+            pairs_sums: Vec::new(),
             second,
             third,
             second_left,
@@ -197,6 +206,12 @@ impl Nine {
             }
             class.completions += class.firsts[i0];
         }
+        class.firsts_sums = running_sums(class.firsts);
+        class.pairs_sums = class
+            .pairs
+            .chunks(CHOICES)
+            .flat_map(|row| running_sums(row.iter().copied()))
+            .collect();
         class
     }
 
@@ -223,19 +238,10 @@ impl Nine {
 
     /// One 9x9 grid, every grid equally likely.
     pub(super) fn sample(&self, rng: &mut ChaCha8Rng) -> Grid {
-        let class = &self.classes[pick(
-            rng,
-            self.counts()
-                .map(|(layouts, bands, completions)| layouts * bands * completions),
-        )];
-        let i0 = pick(rng, class.firsts.iter().copied().map(u128::from));
-        let i1 = pick(
-            rng,
-            class.pairs[i0 * CHOICES..(i0 + 1) * CHOICES]
-                .iter()
-                .copied()
-                .map(u128::from),
-        );
+        // Each pick draws as `pick` over the plain weights would: the same grid for a seed.
+        let class = &self.classes[pick_cumulative(rng, &self.class_sums)];
+        let i0 = pick_cumulative(rng, &class.firsts_sums);
+        let i1 = pick_cumulative(rng, &class.pairs_sums[i0 * CHOICES..(i0 + 1) * CHOICES]);
         let weights: Vec<u128> = (0..CHOICES)
             .map(|i2| u128::from(self.weight(class, i0, i1, i2)))
             .collect();
@@ -379,7 +385,12 @@ fn band_of(layout: &Layout9, rng: &mut ChaCha8Rng) -> Band9 {
         }
         out
     };
-    let (first, second, third) = (ways(0), ways(1), ways(2));
+    let (first, second) = (ways(0), ways(1));
+    // The third stack's ways as a set of 9-bit digit sets.
+    let mut third = [0u64; 8];
+    for c in ways(2) {
+        third[usize::from(c >> 6)] |= 1 << (c & 63);
+    }
     let mut rows = Vec::new();
     for &a in &first {
         for &b in &second {
@@ -387,7 +398,7 @@ fn band_of(layout: &Layout9, rng: &mut ChaCha8Rng) -> Band9 {
                 continue;
             }
             let c = 0x1ff & !(a | b);
-            if third.contains(&c) {
+            if third[usize::from(c >> 6)] >> (c & 63) & 1 != 0 {
                 // A digit of the row leaves only the column it takes in the row.
                 let taken = [a, b, c];
                 let left: [u16; 9] = std::array::from_fn(|j| cells[j] & !taken[j / 3]);
