@@ -17,7 +17,7 @@ use crate::strategy::rng::{Stream, stream};
 
 /// Attempts per job made at a time: enough to keep every job busy between hand-overs, few
 /// enough that a small count does not run many attempts past its last puzzle.
-const ATTEMPTS_PER_JOB: u64 = 16;
+const ATTEMPTS_PER_JOB: u64 = 128;
 
 /// A controlled-bias run, ready: its board, grid sampler and checker.
 pub struct Unbiased {
