@@ -594,6 +594,80 @@ mod tests {
         }
     }
 
+    /// A function strategy whose every search fails with `why`.
+    fn failing(why: &'static str) -> &'static dyn Strategy {
+        use crate::strategy::Callback;
+        Callback::new(
+            "fails",
+            "a test function",
+            Box::new(move |_: &Grid, _: &Limits| Err(why.to_string())),
+        )
+        .expect("a valid name")
+        .leak()
+    }
+
+    #[test]
+    fn one_untimed_search_makes_the_run_that_repeated_untimed_searches_make() {
+        // `search_untimed` (one search, no warm-up) against `time_one` and `certify` with the
+        // clock off (a warm-up and two repeats): every field but the times must match.
+        let unique = grid("4..3.....1....2.");
+        let two = grid("4..3.....1......");
+        // The first row repeats 1.
+        let wrong = grid("4113134221343421");
+        let mut strategies: Vec<&'static dyn Strategy> = crate::strategy::registry().to_vec();
+        strategies.push(answering(vec![wrong.clone()]));
+        strategies.push(failing("the program crashed"));
+        for strategy in strategies {
+            for puzzle in [&unique, &two] {
+                let run = |repeats: Repeats| {
+                    let mut runs = Vec::new();
+                    measure_into(
+                        strategy,
+                        &[puzzle],
+                        &Limits::solutions(2),
+                        (repeats, Clock::Off),
+                        &mut Scratch::default(),
+                        &mut runs,
+                    );
+                    runs.pop().expect("one run")
+                };
+                let once = run(Repeats::default());
+                let repeated = run(Repeats {
+                    warmup: 1,
+                    timed: 2,
+                });
+                let name = strategy.name();
+                assert_eq!(once.strategy, repeated.strategy);
+                assert_eq!(once.count, repeated.count, "{name}");
+                assert_eq!(once.stopped, repeated.stopped, "{name}");
+                assert_eq!(once.stats, repeated.stats, "{name}");
+                assert_eq!(once.solution, repeated.solution, "{name}");
+                assert_eq!(once.invalid, repeated.invalid, "{name}");
+                assert_eq!(once.failure, repeated.failure, "{name}");
+                assert_eq!(once.cpu, repeated.cpu, "{name}");
+                assert_eq!((once.best, once.median), (Duration::ZERO, Duration::ZERO));
+            }
+        }
+        // What the two function strategies make of the first puzzle, exactly.
+        let mut scratch = Scratch::default();
+        let mut runs = Vec::new();
+        let limits = Limits::solutions(2);
+        for strategy in [answering(vec![wrong]), failing("the program crashed")] {
+            let off = (Repeats::default(), Clock::Off);
+            measure_into(strategy, &[&unique], &limits, off, &mut scratch, &mut runs);
+        }
+        assert_eq!(
+            runs[0].invalid.as_deref(),
+            Some("digit 1 appears twice in row 1 (r1c2 and r1c3)")
+        );
+        assert_eq!(runs[0].solution, None);
+        assert_eq!(
+            runs[1].failure.as_deref(),
+            Some("fails the program crashed")
+        );
+        assert_eq!(runs[1].verdict(), Verdict::Unknown);
+    }
+
     #[test]
     fn solutions_beyond_the_buffer_are_certified_too() {
         // The empty 4x4 board has 288 solutions: 64 recorded, 224 certified inline.
