@@ -576,6 +576,11 @@ const DIGIT_PAIRS: [u8; 200] = {
 /// Appends `number` in decimal. The output's line keys and counts go through this rather than
 /// `format!`, whose machinery cost more per puzzle than reading and parsing its line.
 pub fn push_decimal(out: &mut String, mut number: u64) {
+    // One digit (a count of solutions, nearly always): no buffer, no loop.
+    if number < 10 {
+        out.push(char::from(b'0' + number as u8));
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut start = digits.len();
     // Two digits a step, from a table of the hundred pairs.
