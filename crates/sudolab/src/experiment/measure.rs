@@ -364,8 +364,7 @@ fn time_one(
 
 /// One search of `puzzle` with the clock off and no warm-up, its run made at once: what
 /// [`time_one`] and [`certify`] make of it, without the timed phase's bookkeeping (the repeat
-/// times, the recording buffer, the hand-over between the two; about 300 instructions a
-/// puzzle, a sixth of `fast`'s mean search on the 17-clue set). Every solution is certified
+/// times, the recording buffer, the hand-over between the two). Every solution is certified
 /// inside the callback, on the engine's own grid, and the first valid one kept.
 fn search_untimed(
     strategy: &'static dyn Strategy,
