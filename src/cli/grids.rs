@@ -33,7 +33,7 @@ pub(crate) enum GridsCommand {
     ///   sudolab grids count --box 3x3     # 6670903752021072936960
     ///   sudolab grids count --box 2x4 --json
     ///   sudolab grids count --box 2x3 --essentially-different   # 49
-    ///   sudolab grids count --box 3x3 --essentially-different   # 5472730538, minutes
+    ///   sudolab grids count --box 3x3 --essentially-different   # 5472730538, ~15 min
     #[command(verbatim_doc_comment)]
     Count(CountArgs),
     /// Draw complete grids, every grid of the box shape exactly equally likely
@@ -159,8 +159,8 @@ pub(crate) struct CountArgs {
     /// permuting rows in a band, bands, columns in a stack and stacks, and transposing square
     /// boxes (2x2: 2, 2x3 and 3x2: 49), counted twice, as orbits and by Burnside's lemma, and
     /// refused if the two disagree (`--json` adds the group's order and its conjugacy classes).
-    /// 3x3 (9x9) by Burnside's lemma alone: 5472730538 (Russell and Jarvis), in minutes on
-    /// one core. Other boxes (2x4, 4x2) are refused.
+    /// 3x3 (9x9) by Burnside's lemma alone: 5472730538 (Russell and Jarvis), about a quarter
+    /// of an hour on one core (no output until done). Other boxes (2x4, 4x2) are refused.
     #[arg(long)]
     essentially_different: bool,
 }
