@@ -33,7 +33,6 @@ pub(crate) enum GridsCommand {
     ///   sudolab grids count --box 3x3     # 6670903752021072936960
     ///   sudolab grids count --box 2x4 --json
     ///   sudolab grids count --box 2x3 --essentially-different   # 49
-    ///   sudolab grids count --box 3x3 --essentially-different   # 5472730538, ~15 min
     #[command(verbatim_doc_comment)]
     Count(CountArgs),
     /// Draw complete grids, every grid of the box shape exactly equally likely
