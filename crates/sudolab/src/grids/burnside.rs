@@ -306,9 +306,9 @@ fn cycle_lengths(image: &[usize]) -> Vec<usize> {
 
 /// The number of essentially different grids with boxes of `shape`, by Burnside's lemma (the
 /// identity's grids come from [`count_grids`]). Exact for any shape [`count_grids`] takes, but
-/// the fixed grids of a class are found one by one: 2x2, 2x3 and 3x2 boxes take well under a
-/// second, while 9x9's 275 classes hold too many fixed grids for this search to finish in
-/// tens of minutes (`docs/benchmarks.md`).
+/// the fixed grids of a class are listed one by one: 2x2, 2x3 and 3x2 boxes take well under a
+/// second, 9x9's 275 classes minutes (`docs/benchmarks.md`), most of it in the few classes
+/// fixing hundreds of millions of grids.
 pub fn burnside(shape: Shape) -> Result<BurnsideCount, CountError> {
     let total = count_grids(shape)?.grids;
     let group = Group::new(shape.box_rows(), shape.box_cols());
@@ -352,6 +352,8 @@ struct Fixed {
     box_cols: usize,
     image: Vec<usize>,
     preimage: Vec<usize>,
+    /// The length of each cell's cycle under the move.
+    period: Vec<usize>,
     /// Digits 1..=n, 0 for empty.
     values: Vec<u8>,
     /// Digits used in each row, column and box, as bits `1 << d`.
@@ -378,7 +380,17 @@ impl Fixed {
         for (cell, &to) in image.iter().enumerate() {
             preimage[to] = cell;
         }
+        let mut period = vec![0; image.len()];
+        for start in 0..image.len() {
+            let (mut at, mut length) = (image[start], 1);
+            while at != start {
+                at = image[at];
+                length += 1;
+            }
+            period[start] = length;
+        }
         Fixed {
+            period,
             n: group.side,
             box_rows: group.box_rows,
             box_cols: group.box_cols,
@@ -455,6 +467,10 @@ impl Fixed {
     fn settle(&mut self) -> bool {
         while let Some(cell) = self.queue.pop() {
             let digit = self.values[cell];
+            if !self.cycle_fits(digit, self.period[cell]) {
+                self.queue.clear();
+                return false;
+            }
             let (next, prev) = (self.image[cell], self.preimage[cell]);
             let forward = self.sigma[digit as usize];
             let ok = if forward != 0 {
@@ -482,6 +498,24 @@ impl Fixed {
             }
         }
         true
+    }
+
+    /// Going round a cell's cycle of length `period` applies `sigma` `period` times to its
+    /// digit and comes back to the cell, so `sigma^period` fixes the digit: the known part of
+    /// the digit's `sigma`-cycle must close after a divisor of `period` steps, and cannot run
+    /// `period` steps open.
+    fn cycle_fits(&self, digit: u8, period: usize) -> bool {
+        let mut at = digit;
+        for step in 1..=period {
+            at = self.sigma[at as usize];
+            if at == 0 {
+                return true;
+            }
+            if at == digit {
+                return period % step == 0;
+            }
+        }
+        false
     }
 
     fn undo(&mut self, mark: usize) {
@@ -591,6 +625,39 @@ mod tests {
             classes.iter().map(|&(_, size)| size).sum::<u64>(),
             3_359_232
         );
+        // Russell and Jarvis's table of the classes fixing grids, as (class size, grids with
+        // first row 1..9 fixed up to relabelling), for the class sizes whose searches take
+        // seconds: every class of these sizes is counted, and those fixing grids must be
+        // exactly these rows (the other classes of these sizes fix none).
+        let published: Vec<(u64, u128)> = vec![
+            (288, 5_184),
+            (1_728, 2_592),
+            (1_728, 294_912),
+            (2_304, 648),
+            (3_456, 1_296),
+            (3_888, 27_648),
+            (7_776, 13_824),
+            (10_368, 1_854),
+            (15_552, 1_728),
+            (15_552, 3_456),
+            (20_736, 162),
+            (20_736, 288),
+            (31_104, 6_480),
+            (69_984, 13_056),
+            (93_312, 288),
+        ];
+        let sizes: Vec<u64> = published.iter().map(|&(size, _)| size).collect();
+        let mut found: Vec<(u64, u128)> = classes
+            .iter()
+            .filter(|(_, size)| sizes.contains(size))
+            .map(|&(index, size)| {
+                let image = group.cells(&group.decode(index));
+                (size, Fixed::new(group, &image).count())
+            })
+            .filter(|&(_, fixed)| fixed > 0)
+            .collect();
+        found.sort_unstable();
+        assert_eq!(found, published);
     }
 
     #[test]

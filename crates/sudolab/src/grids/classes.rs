@@ -20,11 +20,11 @@ use crate::model::{Grid, Shape};
 pub enum ClassesError {
     /// The board is beyond counting orbits of its grids one by one.
     #[error(
-        "--box {shape} --essentially-different: counted only for 2x2, 2x3 and 3x2 boxes, whose \
-         grids with a fixed first row fit in memory ({grids} here); larger boards need \
-         Burnside's lemma (Russell and Jarvis's 5,472,730,538 for 9x9), whose sum over the 275 \
-         conjugacy classes of the 9x9 group sudolab enumerates but cannot yet finish: counting \
-         the grids each class fixes one by one takes longer than tens of minutes"
+        "--box {shape} --essentially-different: counted as orbits only for 2x2, 2x3 and 3x2 \
+         boxes, whose grids with a fixed first row fit in memory ({grids} here), and by \
+         Burnside's lemma alone for 3x3; other boxes are refused: their grids are too many for \
+         orbits, and the lemma's search for the grids each conjugacy class fixes is not \
+         measured on them"
     )]
     Unsupported {
         /// The shape asked for.
