@@ -219,6 +219,9 @@ struct Learner<'a, 't> {
     watches: Vec<Vec<Watch>>,
     learned: usize,
     seen: Vec<bool>,
+    /// Buffers of [`Learner::redundant`], kept to spare their allocations.
+    stack: Vec<usize>,
+    antecedents: Vec<Lit>,
     /// Per cell, the digits not yet false (bit `d` for digit `d + 1`).
     cell_open: Vec<u64>,
     /// Per `house * side + digit`, the places in the house (bit `i` for its `i`-th cell)
@@ -228,6 +231,10 @@ struct Learner<'a, 't> {
     /// place in it.
     slots: Vec<(u32, u32)>,
     slot_start: Vec<u32>,
+    /// `apart[apart_start[cell]..apart_start[cell + 1]]`: the peers of `cell` that share no
+    /// house with it (a variant's extra constraints), which the house sets do not reach.
+    apart: Vec<u16>,
+    apart_start: Vec<u32>,
     tally: &'t mut Tally<'a>,
 }
 
@@ -265,6 +272,17 @@ impl<'a, 't> Learner<'a, 't> {
             }
             slot_start.push(slots.len() as u32);
         }
+        let mut apart = Vec::new();
+        let mut apart_start = vec![0u32];
+        for cell in 0..layout.cells {
+            let houses = layout.houses_of_cell(cell);
+            apart.extend(layout.peers(cell).iter().filter(|&&peer| {
+                !houses.iter().any(|&house| {
+                    layout.houses[usize::from(house) * side..][..side].contains(&peer)
+                })
+            }));
+            apart_start.push(apart.len() as u32);
+        }
         let full = DigitSet::full(side).bits();
         Learner {
             layout,
@@ -284,10 +302,14 @@ impl<'a, 't> Learner<'a, 't> {
             watches: vec![Vec::new(); 2 * vars],
             learned: 0,
             seen: vec![false; vars],
+            stack: Vec::new(),
+            antecedents: Vec::new(),
             cell_open: vec![full; layout.cells],
             house_open: vec![full; layout.house_count() * side],
             slots,
             slot_start,
+            apart,
+            apart_start,
             tally,
         }
     }
@@ -484,14 +506,30 @@ impl Learner<'_, '_> {
             if lit & 1 == 0 {
                 let var = (lit >> 1) as usize;
                 let (cell, digit) = (var / side, var % side);
-                for other in 0..side {
-                    let removed = (cell * side + other) as Lit;
-                    if other != digit && !self.enqueue(2 * removed + 1, Reason::Placement(lit)) {
+                // Only literals not yet false are visited: the cell's open digits, the open
+                // places of the digit in each of its houses, then the peers outside them.
+                let mut others = self.cell_open[cell] & !(1u64 << digit);
+                while others != 0 {
+                    let removed = (cell * side + others.trailing_zeros() as usize) as Lit;
+                    others &= others - 1;
+                    if !self.enqueue(2 * removed + 1, Reason::Placement(lit)) {
                         return Some(vec![lit ^ 1, 2 * removed + 1]);
                     }
                 }
-                for &peer in self.layout.peers(cell) {
-                    let removed = (peer as usize * side + digit) as Lit;
+                for k in self.slot_start[cell] as usize..self.slot_start[cell + 1] as usize {
+                    let (house, at) = self.slots[k];
+                    let mut places = self.house_open[house as usize * side + digit] & !(1u64 << at);
+                    while places != 0 {
+                        let place = places.trailing_zeros() as usize;
+                        places &= places - 1;
+                        let removed = self.house_var(house as usize, place, digit) as Lit;
+                        if !self.enqueue(2 * removed + 1, Reason::Placement(lit)) {
+                            return Some(vec![lit ^ 1, 2 * removed + 1]);
+                        }
+                    }
+                }
+                for k in self.apart_start[cell] as usize..self.apart_start[cell + 1] as usize {
+                    let removed = (self.apart[k] as usize * side + digit) as Lit;
                     if !self.enqueue(2 * removed + 1, Reason::Placement(lit)) {
                         return Some(vec![lit ^ 1, 2 * removed + 1]);
                     }
@@ -638,22 +676,26 @@ impl Learner<'_, '_> {
             std::mem::swap(&mut reason, &mut scratch);
         };
         learned[0] = uip ^ 1;
-        // A literal whose reason lies wholly in the clause (or at the root) adds nothing.
+        // A literal implied by the others (its reasons, followed back, end in the clause or
+        // at the root) adds nothing: MiniSat's recursive minimisation.
+        let levels = learned[1..].iter().fold(0u64, |levels, &lit| {
+            levels | 1 << (self.level[(lit >> 1) as usize] % 64)
+        });
+        let mut cleared = Vec::new();
         let mut minimized = vec![learned[0]];
         for &lit in &learned[1..] {
             let var = (lit >> 1) as usize;
-            self.antecedents(var, &mut scratch);
-            let implied = !matches!(self.reason[var], Reason::None)
-                && scratch.iter().all(|&other| {
-                    let other = (other >> 1) as usize;
-                    self.seen[other] || self.level[other] == 0
-                });
-            if !implied {
+            if matches!(self.reason[var], Reason::None)
+                || !self.redundant(var, levels, &mut cleared)
+            {
                 minimized.push(lit);
             }
         }
         for &lit in &learned[1..] {
             self.seen[(lit >> 1) as usize] = false;
+        }
+        for var in cleared {
+            self.seen[var] = false;
         }
         let mut back = 0;
         if minimized.len() > 1 {
@@ -669,6 +711,47 @@ impl Learner<'_, '_> {
             back = self.level[(minimized[1] >> 1) as usize];
         }
         (minimized, back)
+    }
+
+    /// Whether variable `var`, in the clause being learned, follows from the clause's other
+    /// literals: every path back through the reasons ends at a literal seen (in the clause,
+    /// or shown implied before) or at the root. `levels` has bit `level % 64` set for each
+    /// level in the clause. The walk fails at a decision, and at a variable of a level the
+    /// clause has no literal of (its reasons lead back to that level's decision, which is
+    /// not in the clause). Variables shown implied stay seen and are added to `cleared`.
+    fn redundant(&mut self, var: usize, levels: u64, cleared: &mut Vec<usize>) -> bool {
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut antecedents = std::mem::take(&mut self.antecedents);
+        stack.clear();
+        stack.push(var);
+        let top = cleared.len();
+        let mut implied = true;
+        while let Some(at) = stack.pop() {
+            self.antecedents(at, &mut antecedents);
+            for &lit in &antecedents {
+                let other = (lit >> 1) as usize;
+                if self.seen[other] || self.level[other] == 0 {
+                    continue;
+                }
+                if matches!(self.reason[other], Reason::None)
+                    || levels & 1 << (self.level[other] % 64) == 0
+                {
+                    for &var in &cleared[top..] {
+                        self.seen[var] = false;
+                    }
+                    cleared.truncate(top);
+                    implied = false;
+                    stack.clear();
+                    break;
+                }
+                self.seen[other] = true;
+                stack.push(other);
+                cleared.push(other);
+            }
+        }
+        self.stack = stack;
+        self.antecedents = antecedents;
+        implied
     }
 
     /// Undoes every level above `target`.
@@ -905,6 +988,33 @@ mod tests {
             learned_any >= 20,
             "only {learned_any} puzzles needed a decision"
         );
+    }
+
+    /// A variant's constraints that no house holds (anti-knight, anti-king) are propagated:
+    /// from the givens alone every bundled puzzle has exactly its bundled solution.
+    #[test]
+    fn constraints_outside_the_houses_are_kept() {
+        let mut decided = 0;
+        for text in [
+            include_str!("../../../../../corpora/variants/anti-knight.json"),
+            include_str!("../../../../../corpora/variants/anti-king.json"),
+        ] {
+            for record in Reader::new(text.as_bytes(), Format::Json, None) {
+                let record = record.unwrap();
+                let (puzzle, solution) = (record.puzzle, record.solution.unwrap());
+                let layout = Layout::for_rules(puzzle.rules().unwrap());
+                assert!(layout.peers(2).len() > 20, "no constraint beyond the houses");
+                let mut found = Vec::new();
+                let mut on_solution = |grid: &Grid| found.push(grid.cells().to_vec());
+                let limits = Limits::unlimited();
+                let mut tally = Tally::new(&limits, &mut on_solution);
+                tally.enter_node();
+                search(&layout, &puzzle, &givens_board(&puzzle, &layout).unwrap(), &mut tally);
+                assert_eq!(found, [solution.cells().to_vec()]);
+                decided += 1;
+            }
+        }
+        assert_eq!(decided, 8);
     }
 
     /// Every clause learned while looking for the first solution is implied by the puzzle: the
