@@ -19,6 +19,11 @@
 //! of weight, a house's weight growing with every contradiction met in it (dom/wdeg): the
 //! search keeps to the houses where the puzzle is hard. Either split is exhaustive and its
 //! branches exclusive, so counting stays exact.
+//!
+//! From side [`HANDOVER_SIDE`] a search still undecided after [`HANDOVER_NODES`] nodes is
+//! finished by the learning search of [`super::learn`], from this root and with the solutions
+//! already reported forbidden: an easy puzzle never pays for the learner's set-up, and a hard
+//! one does not have to refute a wrong early split without learning.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -110,6 +115,19 @@ pub(super) fn search(
     limits: &Limits,
     on_solution: &mut dyn FnMut(&Grid),
 ) -> Outcome {
+    let handover = (layout.side >= HANDOVER_SIDE).then_some(HANDOVER_NODES);
+    search_handing_over(puzzle, layout, geometry, limits, on_solution, handover)
+}
+
+/// [`search`], handing over to learning after `handover` nodes if given.
+fn search_handing_over(
+    puzzle: &Grid,
+    layout: &Layout,
+    geometry: &Geometry,
+    limits: &Limits,
+    on_solution: &mut dyn FnMut(&Grid),
+    handover: Option<u64>,
+) -> Outcome {
     let mut solver = Solver {
         layout,
         geometry,
@@ -117,6 +135,11 @@ pub(super) fn search(
         queue: Vec::with_capacity(layout.cells),
         places: vec![0; layout.side],
         weights: vec![1; layout.house_count()],
+        handover: handover.map(|at| Handover {
+            at,
+            found: Vec::new(),
+            due: false,
+        }),
         tally: Tally::new(limits, on_solution),
     };
     let mut root = vec![DigitSet::full(layout.side).bits(); layout.cells];
@@ -127,14 +150,17 @@ pub(super) fn search(
         .filter(|&(_, &digit)| digit != 0)
         .all(|(cell, &digit)| solver.assign(&mut root, cell, 1u64 << (digit - 1)));
     if consistent {
-        if layout.side >= super::learn::MIN_SIDE {
-            // The rules here at the root, then the search that learns from its failures.
-            if solver.tally.enter_node() && solver.propagate(&mut root) {
-                super::learn::search(layout, puzzle, &root, &mut solver.tally);
-            }
-        } else {
-            let mut boards = vec![root];
-            solver.search_from(&mut boards, 0);
+        let mut boards = vec![root];
+        solver.search_from(&mut boards, 0);
+        if let Some(handover) = solver.handover.take().filter(|handover| handover.due) {
+            // `boards[0]` is the root as the plain search left it: closed under the rules.
+            super::learn::search(
+                layout,
+                puzzle,
+                &boards[0],
+                &handover.found,
+                &mut solver.tally,
+            );
         }
     }
     solver.tally.outcome()
@@ -173,8 +199,34 @@ pub(super) struct Solver<'a> {
     /// Each house's weight: one plus the contradictions met in it so far (a cell left without
     /// candidates counts for each of its houses), Boussemart et al.'s dom/wdeg (ECAI 2004).
     weights: Vec<u64>,
+    /// The node past which the search hands over to learning ([`Handover`]).
+    handover: Option<Handover>,
     tally: Tally<'a>,
 }
+
+/// How a search of side [`HANDOVER_SIDE`] and up passes to the learning search: it stops at
+/// node `at` and the learner starts again from the root, with the solutions found so far
+/// forbidden so that none is counted twice.
+struct Handover {
+    at: u64,
+    /// The solutions reported so far, as boards.
+    found: Vec<Vec<u64>>,
+    /// Set when the node budget ran out and the learner must finish the search.
+    due: bool,
+}
+
+/// The smallest side whose plain search hands over to learning after [`HANDOVER_NODES`]
+/// nodes: below it the plain search decides every set measured in few nodes.
+const HANDOVER_SIDE: usize = 16;
+
+/// Plain nodes before the handover: an easy puzzle is decided within them (and never pays
+/// for the learner's set-up); a hard one leaves the plain search before its first wrong
+/// split becomes a subtree too large to refute without learning.
+const HANDOVER_NODES: u64 = 16;
+
+/// Solutions kept for the handover; a search that reports more (counting many solutions)
+/// keeps to the plain search.
+const HANDOVER_SOLUTIONS: usize = 16;
 
 impl Solver<'_> {
     /// Places `bit` in `cell` and everything that follows by naked singles; `false` on a
@@ -421,6 +473,12 @@ impl Solver<'_> {
         if !self.tally.enter_node() {
             return false;
         }
+        if let Some(handover) = &mut self.handover
+            && self.tally.nodes > handover.at
+        {
+            handover.due = true;
+            return false;
+        }
         if self.tally.nodes % CLOCK_NODES == 0
             && self.tally.budget.has_clock()
             && let Err(stop) = self.tally.budget.check_clock()
@@ -540,6 +598,13 @@ impl Solver<'_> {
     /// A board where every cell has one candidate: a solution (every placement was removed
     /// from its peers, so no house repeats a digit).
     fn report(&mut self, board: &[u64]) -> bool {
+        if let Some(handover) = &mut self.handover {
+            if handover.found.len() < HANDOVER_SOLUTIONS {
+                handover.found.push(board.to_vec());
+            } else {
+                self.handover = None;
+            }
+        }
         self.tally.report(&super::solved_grid(self.puzzle, board))
     }
 }
@@ -569,6 +634,7 @@ mod tests {
             queue: Vec::new(),
             places: vec![0; 9],
             weights: vec![1; 27],
+            handover: None,
             tally: Tally::new(&limits, &mut on_solution),
         };
         match rule {
@@ -588,6 +654,69 @@ mod tests {
     fn box_cells(index: usize) -> Vec<usize> {
         let (top, left) = (index / 3 * 3, index % 3 * 3);
         (0..9).map(|i| (top + i / 3) * 9 + left + i % 3).collect()
+    }
+
+    /// Handing over to learning after any number of nodes loses no solution and counts none
+    /// twice: minimal 16x16 puzzles with one given taken out, then cells of the bundled
+    /// solution given until 2 to 12 solutions are left, counted in full with the handover
+    /// after 1, 3, 16 and 40 nodes and without it.
+    #[test]
+    fn the_handover_keeps_the_count() {
+        let text = include_str!("../../../../../corpora/minimal-16x16.txt");
+        let layout = Layout::of(Shape::new(4, 4).unwrap());
+        let geometry = Geometry::new(layout);
+        // One more than the most solutions a test puzzle has: every search counts them all.
+        let limits = Limits::solutions(13);
+        let all = |puzzle: &Grid, handover| {
+            let mut found = Vec::new();
+            let mut on_solution = |grid: &Grid| found.push(grid.cells().to_vec());
+            let outcome = search_handing_over(
+                puzzle,
+                layout,
+                &geometry,
+                &limits,
+                &mut on_solution,
+                handover,
+            );
+            assert_eq!(outcome.found as usize, found.len());
+            found.sort();
+            (found, outcome.stats.get(crate::strategy::Counter::Nodes))
+        };
+        let mut handed_over = 0;
+        for (index, record) in Reader::new(text.as_bytes(), Format::Line, None)
+            .take(4)
+            .enumerate()
+        {
+            let record = record.unwrap();
+            let (mut puzzle, solution) = (record.puzzle, record.solution.unwrap());
+            let givens: Vec<usize> = (0..256).filter(|&cell| puzzle.get(cell) != 0).collect();
+            puzzle.set(givens[index * 17 % givens.len()], 0);
+            // Solution cells given one by one, skipping any that would leave one solution.
+            let open: Vec<usize> = (0..256).filter(|&cell| puzzle.get(cell) == 0).collect();
+            let mut open = open.into_iter().step_by(3);
+            let (mut plain, mut plain_nodes) = all(&puzzle, None);
+            while plain.len() > 12 {
+                let cell = open.next().unwrap();
+                puzzle.set(cell, solution.get(cell));
+                let (found, nodes) = all(&puzzle, None);
+                if found.len() < 2 {
+                    puzzle.set(cell, 0);
+                } else {
+                    (plain, plain_nodes) = (found, nodes);
+                }
+            }
+            assert!(
+                plain.len() >= 2,
+                "puzzle {index}: {} solutions",
+                plain.len()
+            );
+            for at in [1, 3, 16, 40] {
+                let (found, _) = all(&puzzle, Some(at));
+                assert_eq!(found, plain, "puzzle {index}, handover after {at} nodes");
+                handed_over += usize::from(plain_nodes > Some(at + 1));
+            }
+        }
+        assert!(handed_over >= 8, "only {handed_over} searches handed over");
     }
 
     /// The popcount-free tests agree with `is_power_of_two` and `count_ones` on the words the rules see (never zero

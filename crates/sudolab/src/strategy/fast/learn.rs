@@ -1,6 +1,7 @@
-//! `fast` on boards of side [`MIN_SIDE`] and up: search with conflict learning (CDCL) over
-//! the literals "cell = digit", started from the board that [`super::large`]'s rules leave at
-//! the root.
+//! `fast` on boards of side 16 and up, once the plain search of [`super::large`] has spent its
+//! first nodes without deciding: search with conflict learning (CDCL) over the literals
+//! "cell = digit", started again from the board that [`super::large`]'s rules leave at the
+//! root.
 //!
 //! Without learning the search commits to a wrong split in its first few levels and must
 //! exhaust a subtree of hundreds of thousands of nodes to refute it (docs/benchmarks.md).
@@ -33,10 +34,6 @@ use crate::model::layout::Layout;
 use crate::model::{DigitSet, Grid};
 
 use super::Tally;
-
-/// The smallest side that takes this path. On 16x16 the plain search of [`super::large`]
-/// decides the bundled and public sets faster (docs/benchmarks.md).
-pub(super) const MIN_SIDE: usize = 25;
 
 /// How many decisions pass between two looks at the clock and the cancel flag.
 const CLOCK_NODES: u64 = 16;
@@ -241,18 +238,31 @@ struct Learner<'a, 't> {
 /// The outcome of a propagation: the literals of a clause made false, if any.
 type Conflict = Option<Vec<Lit>>;
 
-/// Searches from `root`, a board (candidates per cell) closed under the rules of
-/// [`super::large`] and without contradiction, reporting solutions to `tally`.
+/// Finishes a search that the plain search of [`super::large`] began: from its `root`, with
+/// the solutions it found (boards of one candidate per cell) forbidden, so that the tally
+/// counts each solution once.
 pub(super) fn search<'a>(
     layout: &'a Layout,
     puzzle: &'a Grid,
     root: &[u64],
+    found: &[Vec<u64>],
     tally: &mut Tally<'a>,
 ) {
     let mut learner = Learner::new(layout, puzzle, tally);
-    if learner.load(root) {
-        learner.run();
+    if !learner.load(root) {
+        return;
     }
+    for solution in found {
+        let lits = solution
+            .iter()
+            .enumerate()
+            .map(|(cell, &bit)| 2 * (cell * layout.side + bit.trailing_zeros() as usize) as Lit + 1)
+            .collect();
+        if !learner.add_root_clause(lits, false) {
+            return;
+        }
+    }
+    learner.run();
 }
 
 impl<'a, 't> Learner<'a, 't> {
@@ -274,13 +284,20 @@ impl<'a, 't> Learner<'a, 't> {
         }
         let mut apart = Vec::new();
         let mut apart_start = vec![0u32];
+        // `mate[other] == cell + 1` when `other` shares a house with `cell`.
+        let mut mate = vec![0usize; layout.cells];
         for cell in 0..layout.cells {
-            let houses = layout.houses_of_cell(cell);
-            apart.extend(layout.peers(cell).iter().filter(|&&peer| {
-                !houses.iter().any(|&house| {
-                    layout.houses[usize::from(house) * side..][..side].contains(&peer)
-                })
-            }));
+            for &house in layout.houses_of_cell(cell) {
+                for &other in &layout.houses[usize::from(house) * side..][..side] {
+                    mate[usize::from(other)] = cell + 1;
+                }
+            }
+            apart.extend(
+                layout
+                    .peers(cell)
+                    .iter()
+                    .filter(|&&peer| mate[usize::from(peer)] != cell + 1),
+            );
             apart_start.push(apart.len() as u32);
         }
         let full = DigitSet::full(side).bits();
@@ -937,7 +954,7 @@ mod tests {
         let mut tally = Tally::new(limits, &mut on_solution);
         if let Some(root) = givens_board(puzzle, layout) {
             tally.enter_node();
-            search(layout, puzzle, &root, &mut tally);
+            search(layout, puzzle, &root, &[], &mut tally);
         }
         let outcome = tally.outcome();
         solutions.sort();
@@ -1003,13 +1020,22 @@ mod tests {
                 let record = record.unwrap();
                 let (puzzle, solution) = (record.puzzle, record.solution.unwrap());
                 let layout = Layout::for_rules(puzzle.rules().unwrap());
-                assert!(layout.peers(2).len() > 20, "no constraint beyond the houses");
+                assert!(
+                    layout.peers(2).len() > 20,
+                    "no constraint beyond the houses"
+                );
                 let mut found = Vec::new();
                 let mut on_solution = |grid: &Grid| found.push(grid.cells().to_vec());
                 let limits = Limits::unlimited();
                 let mut tally = Tally::new(&limits, &mut on_solution);
                 tally.enter_node();
-                search(&layout, &puzzle, &givens_board(&puzzle, &layout).unwrap(), &mut tally);
+                search(
+                    &layout,
+                    &puzzle,
+                    &givens_board(&puzzle, &layout).unwrap(),
+                    &[],
+                    &mut tally,
+                );
                 assert_eq!(found, [solution.cells().to_vec()]);
                 decided += 1;
             }
