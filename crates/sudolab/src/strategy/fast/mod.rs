@@ -4,8 +4,8 @@
 //! representation, with locked candidates; why: several times faster there than the general
 //! path, docs/benchmarks.md, 'fast: what was tried'). Boards of side 10 and up (variants
 //! included) take [`large`]: the singles below plus locked candidates and naked and hidden
-//! pairs, branching on a cell or on a digit of a house, whichever splits less (without them a
-//! minimal 25x25 puzzle takes `fast` minutes). Every other shape takes the general path below,
+//! pairs, branching on a cell or on a digit of a house, whichever splits less; from side 16 a
+//! search undecided after a few nodes goes on with conflict learning ([`learn`]). Every other shape takes the general path below,
 //! which unit tests also run on 9x9 to hold the three to the same solutions.
 //!
 //! In the general path every cell keeps its candidate digits as one word. Placing a digit removes it from the
@@ -19,9 +19,9 @@
 //! Counters: `nodes` (boards propagated: the root and one per guess), `guesses` (values tried
 //! on a cell with two or more candidates; zero means solved by propagation alone, tdoku's
 //! "no_guess"), `propagation_rounds` (passes of the hidden-single scan over all houses; the 9x9
-//! path counts its own kind of pass). From side 25 the search after the root learns from its
-//! conflicts (`learn.rs`): there a node is the root or one decision, and a round one
-//! propagation to the fixpoint.
+//! path counts its own kind of pass). Once a search of side 16 or more hands over to learning
+//! (`learn.rs`), each of its decisions is one more node, and each propagation to the fixpoint
+//! one more round.
 
 mod classic;
 mod large;
