@@ -39,7 +39,7 @@ use super::Tally;
 const CLOCK_NODES: u64 = 16;
 
 /// Conflicts per unit of the Luby sequence of restarts.
-const RESTART_UNIT: u64 = 100;
+const RESTART_UNIT: u64 = 1_000;
 
 /// Activities shrink by this factor after each conflict (the bump grows by its inverse).
 const ACTIVITY_DECAY: f64 = 0.95;
