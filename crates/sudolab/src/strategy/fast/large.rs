@@ -20,7 +20,8 @@
 //! search keeps to the houses where the puzzle is hard. Either split is exhaustive and its
 //! branches exclusive, so counting stays exact.
 //!
-//! From side [`HANDOVER_SIDE`] a search still undecided after [`HANDOVER_NODES`] nodes is
+//! From side [`HANDOVER_SIDE`] a search for at most [`HANDOVER_SOLUTIONS`] solutions (one, or
+//! two to prove it unique) still undecided after [`HANDOVER_NODES`] nodes is
 //! finished by the learning search of [`super::learn`], from this root and with the solutions
 //! already reported forbidden: an easy puzzle never pays for the learner's set-up, and a hard
 //! one does not have to refute a wrong early split without learning.
@@ -115,7 +116,12 @@ pub(super) fn search(
     limits: &Limits,
     on_solution: &mut dyn FnMut(&Grid),
 ) -> Outcome {
-    let handover = (layout.side >= HANDOVER_SIDE).then_some(HANDOVER_NODES);
+    // Enumerating many solutions stays with the plain search: the learner blocks each solution
+    // with a clause of its own, and those clauses slow every later propagation.
+    let few_wanted = limits
+        .max_solutions
+        .is_some_and(|wanted| wanted <= HANDOVER_SOLUTIONS);
+    let handover = (layout.side >= HANDOVER_SIDE && few_wanted).then_some(HANDOVER_NODES);
     search_handing_over(puzzle, layout, geometry, limits, on_solution, handover)
 }
 
@@ -224,9 +230,8 @@ const HANDOVER_SIDE: usize = 16;
 /// split becomes a subtree too large to refute without learning.
 const HANDOVER_NODES: u64 = 16;
 
-/// Solutions kept for the handover; a search that reports more (counting many solutions)
-/// keeps to the plain search.
-const HANDOVER_SOLUTIONS: usize = 16;
+/// The most solutions a search may ask for and still hand over to learning.
+const HANDOVER_SOLUTIONS: u64 = 16;
 
 impl Solver<'_> {
     /// Places `bit` in `cell` and everything that follows by naked singles; `false` on a
@@ -599,11 +604,7 @@ impl Solver<'_> {
     /// from its peers, so no house repeats a digit).
     fn report(&mut self, board: &[u64]) -> bool {
         if let Some(handover) = &mut self.handover {
-            if handover.found.len() < HANDOVER_SOLUTIONS {
-                handover.found.push(board.to_vec());
-            } else {
-                self.handover = None;
-            }
+            handover.found.push(board.to_vec());
         }
         self.tally.report(&super::solved_grid(self.puzzle, board))
     }
@@ -717,6 +718,41 @@ mod tests {
             }
         }
         assert!(handed_over >= 8, "only {handed_over} searches handed over");
+    }
+
+    /// A search that enumerates more solutions than [`HANDOVER_SOLUTIONS`] never hands over:
+    /// counting every solution of a 16x16 puzzle with hundreds takes the plain search's nodes.
+    #[test]
+    fn enumerating_many_solutions_keeps_to_the_plain_search() {
+        let text = include_str!("../../../../../corpora/minimal-16x16.txt");
+        let layout = Layout::of(Shape::new(4, 4).unwrap());
+        let geometry = Geometry::new(layout);
+        let mut puzzle = Reader::new(text.as_bytes(), Format::Line, None)
+            .next()
+            .unwrap()
+            .unwrap()
+            .puzzle;
+        let first = (0..256).find(|&cell| puzzle.get(cell) != 0).unwrap();
+        puzzle.set(first, 0);
+        let limits = Limits::unlimited();
+        let mut on_solution = |_: &Grid| {};
+        let plain =
+            search_handing_over(&puzzle, layout, &geometry, &limits, &mut on_solution, None);
+        let default = search(&puzzle, layout, &geometry, &limits, &mut on_solution);
+        assert!(
+            plain.found > HANDOVER_SOLUTIONS,
+            "{} solutions",
+            plain.found
+        );
+        let nodes = plain.stats.get(crate::strategy::Counter::Nodes);
+        assert!(nodes > Some(HANDOVER_NODES), "{nodes:?} nodes");
+        assert_eq!(
+            (
+                default.found,
+                default.stats.get(crate::strategy::Counter::Nodes)
+            ),
+            (plain.found, nodes)
+        );
     }
 
     /// The popcount-free tests agree with `is_power_of_two` and `count_ones` on the words the rules see (never zero
