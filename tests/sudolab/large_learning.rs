@@ -10,8 +10,8 @@ use sudolab::strategy::{self, Counter, Limits, Verdict};
 /// The third bundled minimal 25x25 puzzle (the one the plain search could not decide within
 /// 20 s and learning decides in under a second of release CPU time): counting to two proves
 /// it unique, the one solution is the bundled one, and the node count (the plain search's 16
-/// before the handover, then one per decision of the learning search) is pinned so that a
-/// change of the algorithm shows.
+/// and the 17th that hands over, then one per decision of the learning search) is pinned so
+/// that a change of the algorithm shows.
 #[test]
 fn fast_learning_decides_a_minimal_25x25_puzzle() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/minimal-25x25.txt");

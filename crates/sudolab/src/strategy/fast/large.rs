@@ -210,9 +210,9 @@ pub(super) struct Solver<'a> {
     tally: Tally<'a>,
 }
 
-/// How a search of side [`HANDOVER_SIDE`] and up passes to the learning search: it stops at
-/// node `at` and the learner starts again from the root, with the solutions found so far
-/// forbidden so that none is counted twice.
+/// How a search of side [`HANDOVER_SIDE`] and up passes to the learning search: the node
+/// after the `at`-th is counted but not searched, and the learner starts again from the root,
+/// with the solutions found so far forbidden so that none is counted twice.
 struct Handover {
     at: u64,
     /// The solutions reported so far, as boards.
