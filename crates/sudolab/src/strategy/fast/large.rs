@@ -144,7 +144,6 @@ fn search_handing_over(
         handover: handover.map(|at| Handover {
             at,
             found: Vec::new(),
-            due: false,
         }),
         tally: Tally::new(limits, on_solution),
     };
@@ -158,7 +157,13 @@ fn search_handing_over(
     if consistent {
         let mut boards = vec![root];
         solver.search_from(&mut boards, 0);
-        if let Some(handover) = solver.handover.take().filter(|handover| handover.due) {
+        // The search went past the handover's node only by handing over.
+        let nodes = solver.tally.nodes;
+        if let Some(handover) = solver
+            .handover
+            .take()
+            .filter(|handover| nodes > handover.at)
+        {
             // `boards[0]` is the root as the plain search left it: closed under the rules.
             super::learn::search(
                 layout,
@@ -217,8 +222,6 @@ struct Handover {
     at: u64,
     /// The solutions reported so far, as boards.
     found: Vec<Vec<u64>>,
-    /// Set when the node budget ran out and the learner must finish the search.
-    due: bool,
 }
 
 /// The smallest side whose plain search hands over to learning after [`HANDOVER_NODES`]
@@ -478,10 +481,11 @@ impl Solver<'_> {
         if !self.tally.enter_node() {
             return false;
         }
-        if let Some(handover) = &mut self.handover
-            && self.tally.nodes > handover.at
+        if self
+            .handover
+            .as_ref()
+            .is_some_and(|handover| self.tally.nodes > handover.at)
         {
-            handover.due = true;
             return false;
         }
         if self.tally.nodes % CLOCK_NODES == 0

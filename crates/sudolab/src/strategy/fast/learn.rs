@@ -516,41 +516,13 @@ impl Learner<'_, '_> {
     /// contradiction.
     fn propagate(&mut self) -> Conflict {
         self.tally.rounds += 1;
-        let side = self.side;
         while self.head < self.trail.len() {
             let lit = self.trail[self.head];
             self.head += 1;
-            if lit & 1 == 0 {
-                let var = (lit >> 1) as usize;
-                let (cell, digit) = (var / side, var % side);
-                // Only literals not yet false are visited: the cell's open digits, the open
-                // places of the digit in each of its houses, then the peers outside them.
-                let mut others = self.cell_open[cell] & !(1u64 << digit);
-                while others != 0 {
-                    let removed = (cell * side + others.trailing_zeros() as usize) as Lit;
-                    others &= others - 1;
-                    if !self.enqueue(2 * removed + 1, Reason::Placement(lit)) {
-                        return Some(vec![lit ^ 1, 2 * removed + 1]);
-                    }
-                }
-                for k in self.slot_start[cell] as usize..self.slot_start[cell + 1] as usize {
-                    let (house, at) = self.slots[k];
-                    let mut places = self.house_open[house as usize * side + digit] & !(1u64 << at);
-                    while places != 0 {
-                        let place = places.trailing_zeros() as usize;
-                        places &= places - 1;
-                        let removed = self.house_var(house as usize, place, digit) as Lit;
-                        if !self.enqueue(2 * removed + 1, Reason::Placement(lit)) {
-                            return Some(vec![lit ^ 1, 2 * removed + 1]);
-                        }
-                    }
-                }
-                for k in self.apart_start[cell] as usize..self.apart_start[cell + 1] as usize {
-                    let removed = (self.apart[k] as usize * side + digit) as Lit;
-                    if !self.enqueue(2 * removed + 1, Reason::Placement(lit)) {
-                        return Some(vec![lit ^ 1, 2 * removed + 1]);
-                    }
-                }
+            if lit & 1 == 0
+                && let Err(conflict) = self.place((lit >> 1) as usize)
+            {
+                return Some(conflict);
             }
             if lit & 1 == 1
                 && let Some(conflict) = self.singles((lit >> 1) as usize)
@@ -562,6 +534,47 @@ impl Learner<'_, '_> {
             }
         }
         None
+    }
+
+    /// Takes variable `var`, just made true, out of its cell's other digits and its digit's
+    /// other places; `Err` with the clause two placements break.
+    fn place(&mut self, var: usize) -> Result<(), Vec<Lit>> {
+        let side = self.side;
+        let (cell, digit) = (var / side, var % side);
+        let lit = 2 * var as Lit;
+        // Only literals not yet false are visited: the cell's open digits, the open places of
+        // the digit in each of its houses, then the peers outside them.
+        let mut others = self.cell_open[cell] & !(1u64 << digit);
+        while others != 0 {
+            let removed = cell * side + others.trailing_zeros() as usize;
+            others &= others - 1;
+            self.exclude(removed, lit)?;
+        }
+        for k in self.slot_start[cell] as usize..self.slot_start[cell + 1] as usize {
+            let (house, at) = self.slots[k];
+            let mut places = self.house_open[house as usize * side + digit] & !(1u64 << at);
+            while places != 0 {
+                let place = places.trailing_zeros() as usize;
+                places &= places - 1;
+                self.exclude(self.house_var(house as usize, place, digit), lit)?;
+            }
+        }
+        for k in self.apart_start[cell] as usize..self.apart_start[cell + 1] as usize {
+            self.exclude(self.apart[k] as usize * side + digit, lit)?;
+        }
+        Ok(())
+    }
+
+    /// Makes variable `var` false because placement `placed` holds; `Err` with the clause of
+    /// the two when `var` is already true.
+    #[inline]
+    fn exclude(&mut self, var: usize, placed: Lit) -> Result<(), Vec<Lit>> {
+        let removed = 2 * var as Lit + 1;
+        if self.enqueue(removed, Reason::Placement(placed)) {
+            Ok(())
+        } else {
+            Err(vec![placed ^ 1, removed])
+        }
     }
 
     /// Visits the clauses watching `false_lit`, which has just become false.

@@ -5,8 +5,9 @@
 //! path, docs/benchmarks.md, 'fast: what was tried'). Boards of side 10 and up (variants
 //! included) take [`large`]: the singles below plus locked candidates and naked and hidden
 //! pairs, branching on a cell or on a digit of a house, whichever splits less; from side 16 a
-//! search undecided after a few nodes goes on with conflict learning ([`learn`]). Every other shape takes the general path below,
-//! which unit tests also run on 9x9 to hold the three to the same solutions.
+//! search undecided after a few nodes goes on with conflict learning ([`learn`]). Every other
+//! shape takes the general path below, which unit tests also run on 9x9 to hold the three to
+//! the same solutions.
 //!
 //! In the general path every cell keeps its candidate digits as one word. Placing a digit removes it from the
 //! cell's peers; a peer left with one candidate is placed in turn (naked single); a house where
