@@ -20,6 +20,13 @@ use super::count::{CountError, count_grids};
 /// The largest side whose group is enumerated: 9 (3x3 boxes, 3,359,232 moves).
 const MAX: usize = 9;
 
+/// The most counts of a bulk part remembered for one class (about 200 MB at most).
+const MEMO_LIMIT: usize = 1 << 20;
+
+/// The search nodes a class is given to be counted by listing its grids, before the bulk
+/// count takes over.
+const LISTING_NODES: u64 = 5_000_000;
+
 /// One conjugacy class of the validity-preserving group and the grids each of its moves fixes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixedClass {
@@ -305,10 +312,10 @@ fn cycle_lengths(image: &[usize]) -> Vec<usize> {
 }
 
 /// The number of essentially different grids with boxes of `shape`, by Burnside's lemma (the
-/// identity's grids come from [`count_grids`]). Exact for any shape [`count_grids`] takes, but
-/// the fixed grids of a class are listed one by one: 2x2, 2x3 and 3x2 boxes take well under a
-/// second, 9x9's 275 classes minutes (`docs/benchmarks.md`), most of it in the few classes
-/// fixing hundreds of millions of grids.
+/// identity's grids come from [`count_grids`]). Exact for any shape [`count_grids`] takes; a
+/// class's fixed grids are listed one by one, or with a part the move maps onto itself counted
+/// in bulk ([`Block`]) when listing would take long. 2x2, 2x3 and 3x2 boxes take well under a
+/// second, 9x9's 275 classes minutes (`docs/benchmarks.md`).
 pub fn burnside(shape: Shape) -> Result<BurnsideCount, CountError> {
     let total = count_grids(shape)?.grids;
     let group = Group::new(shape.box_rows(), shape.box_cols());
@@ -323,7 +330,7 @@ pub fn burnside(shape: Shape) -> Result<BurnsideCount, CountError> {
         let fixed = if index == 0 {
             total / relabellings
         } else {
-            Fixed::new(group, &image).count()
+            Fixed::count_either_way(group, &image)
         };
         sum += u128::from(size) * fixed;
         classes.push(FixedClass {
@@ -366,6 +373,31 @@ struct Fixed {
     trail: Vec<Undo>,
     queue: Vec<usize>,
     filled: usize,
+    /// A part that the move maps onto itself, counted in bulk (see [`Block`]).
+    block: Option<Block>,
+    /// Search nodes left; at 0 [`Fixed::search`] gives up and its count means nothing.
+    budget: u64,
+}
+
+/// A band or stack `B` that the move maps onto itself, filled last and counted in bulk.
+///
+/// The search fills every cell outside `B` first. Outside `B` lie whole lines, so every digit
+/// is placed there, and the move maps the outside onto itself, so each placed digit's image is
+/// placed too: `sigma` is complete once the outside is. From there the completions of `B`
+/// depend only on `B`'s cells, the digits each line crossing `B` holds outside it, and
+/// `sigma`, the key under which they are counted once and remembered: many fillings of the
+/// outside leave the same key, and the counts of `B` are then added in bulk rather than
+/// listed grid by grid.
+struct Block {
+    /// Whether each cell lies in `B`.
+    inside: Vec<bool>,
+    /// `B`'s cells, in order.
+    cells: Vec<usize>,
+    /// Empty cells outside `B`.
+    outside_empty: usize,
+    /// Set while `B` is being counted: the search below does not look its key up again.
+    counting: bool,
+    memo: HashMap<Vec<u8>, u128>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -405,6 +437,8 @@ impl Fixed {
             trail: Vec::new(),
             queue: Vec::new(),
             filled: 0,
+            block: Block::choose(group, image),
+            budget: u64::MAX,
         }
     }
 
@@ -413,12 +447,31 @@ impl Fixed {
         (r, c, r / self.box_rows * self.box_rows + c / self.box_cols)
     }
 
-    fn count(mut self) -> u128 {
-        let mark = self.trail.len();
+    fn count(self) -> u128 {
+        self.count_within(u64::MAX)
+            .expect("no search runs 2^64 nodes")
+    }
+
+    /// The count, or `None` if the search needs more than `budget` nodes.
+    fn count_within(mut self, budget: u64) -> Option<u128> {
+        self.budget = budget;
         let ok = (0..self.n).all(|c| self.place(c, c as u8 + 1)) && self.settle();
         let count = if ok { self.search() } else { 0 };
-        self.undo(mark);
-        count
+        (self.budget > 0).then_some(count)
+    }
+
+    /// The count, by listing every grid if that takes at most [`LISTING_NODES`] search nodes,
+    /// else with the bulk part. Listing is quick where few grids are fixed, and there the
+    /// bulk part can cost more: filling the outside first enumerates fillings that the part
+    /// then refutes one by one.
+    fn count_either_way(group: Group, image: &[usize]) -> u128 {
+        let mut listing = Fixed::new(group, image);
+        if listing.block.take().is_none() {
+            return listing.count();
+        }
+        listing
+            .count_within(LISTING_NODES)
+            .unwrap_or_else(|| Fixed::new(group, image).count())
     }
 
     /// Puts `digit` in `cell` and queues the cell for `settle`; false when that breaks a rule.
@@ -437,6 +490,11 @@ impl Fixed {
         self.boxes[b] |= bit;
         self.values[cell] = digit;
         self.filled += 1;
+        if let Some(block) = &mut self.block
+            && !block.inside[cell]
+        {
+            block.outside_empty -= 1;
+        }
         self.trail.push(Undo::Cell(cell));
         self.queue.push(cell);
         true
@@ -529,6 +587,11 @@ impl Fixed {
                     self.boxes[b] &= bit;
                     self.values[cell] = 0;
                     self.filled -= 1;
+                    if let Some(block) = &mut self.block
+                        && !block.inside[cell]
+                    {
+                        block.outside_empty += 1;
+                    }
                 }
                 Undo::Sigma(from) => {
                     let to = self.sigma[from as usize];
@@ -539,11 +602,50 @@ impl Fixed {
         }
     }
 
+    /// What the completions of the bulk part depend on once the outside is filled: its cells,
+    /// the digits of every row, column and box, and `sigma`.
+    fn block_key(&self) -> Vec<u8> {
+        let block = self.block.as_ref().expect("a part counted in bulk");
+        let mut key: Vec<u8> = block.cells.iter().map(|&cell| self.values[cell]).collect();
+        for masks in [&self.row, &self.col, &self.boxes] {
+            key.extend(masks.iter().flat_map(|mask| mask.to_le_bytes()));
+        }
+        key.extend_from_slice(&self.sigma[1..]);
+        key
+    }
+
     /// The completions of the current state, branching on the empty cell with the fewest
     /// digits its houses allow.
     fn search(&mut self) -> u128 {
         if self.filled == self.values.len() {
             return 1;
+        }
+        if self.budget == 0 {
+            return 0;
+        }
+        self.budget -= 1;
+        let outside_first = self
+            .block
+            .as_ref()
+            .is_some_and(|block| block.outside_empty > 0);
+        if self
+            .block
+            .as_ref()
+            .is_some_and(|block| block.outside_empty == 0 && !block.counting)
+        {
+            let key = self.block_key();
+            let block = self.block.as_mut().expect("checked above");
+            if let Some(&count) = block.memo.get(&key) {
+                return count;
+            }
+            block.counting = true;
+            let count = self.search();
+            let block = self.block.as_mut().expect("checked above");
+            block.counting = false;
+            if block.memo.len() < MEMO_LIMIT {
+                block.memo.insert(key, count);
+            }
+            return count;
         }
         let all = ((1u16 << self.n) - 1) << 1;
         let mut best = (u32::MAX, 0usize, 0u16);
@@ -554,6 +656,14 @@ impl Fixed {
             let (r, c, b) = self.houses(cell);
             let free = all & !(self.row[r] | self.col[c] | self.boxes[b]);
             let options = free.count_ones();
+            // While the outside is filled first, a dead cell of the bulk part still ends the
+            // branch; its live cells wait.
+            if options == 0 {
+                return 0;
+            }
+            if outside_first && self.block.as_ref().is_some_and(|block| block.inside[cell]) {
+                continue;
+            }
             if options < best.0 {
                 best = (options, cell, free);
                 if options <= 1 {
@@ -573,6 +683,52 @@ impl Fixed {
             self.undo(mark);
         }
         count
+    }
+}
+
+impl Block {
+    /// The part to count in bulk: of the bands, the stacks and the unions of one band and one
+    /// stack that the move maps onto itself, the one with the most cells outside the first
+    /// row (which is filled from the start); `None` when the move maps none onto itself.
+    fn choose(group: Group, image: &[usize]) -> Option<Block> {
+        let n = group.side;
+        let (bands, stacks) = (n / group.box_rows, n / group.box_cols);
+        let band = |k: usize| move |cell: usize| cell / n / group.box_rows == k;
+        let stack = |k: usize| move |cell: usize| cell % n / group.box_cols == k;
+        let mut candidates: Vec<Vec<bool>> = Vec::new();
+        for k in 0..bands {
+            candidates.push((0..n * n).map(band(k)).collect());
+        }
+        for j in 0..stacks {
+            candidates.push((0..n * n).map(stack(j)).collect());
+        }
+        // A transposing move maps bands to stacks, and the union of the band and stack it
+        // swaps leaves an outside of boxes so loosely tied that listing its fillings costs
+        // more than the bulk count saves.
+        let transposes = image[0] / n != image[1] / n;
+        for k in 0..bands {
+            for j in 0..stacks {
+                if !transposes {
+                    candidates.push(
+                        (0..n * n)
+                            .map(|cell| band(k)(cell) || stack(j)(cell))
+                            .collect(),
+                    );
+                }
+            }
+        }
+        let inside = candidates
+            .into_iter()
+            .filter(|inside| (0..n * n).all(|cell| inside[cell] == inside[image[cell]]))
+            .max_by_key(|inside| (n..n * n).filter(|&cell| inside[cell]).count())?;
+        let cells: Vec<usize> = (0..n * n).filter(|&cell| inside[cell]).collect();
+        Some(Block {
+            outside_empty: n * n - cells.len(),
+            inside,
+            cells,
+            counting: false,
+            memo: HashMap::new(),
+        })
     }
 }
 
@@ -652,12 +808,36 @@ mod tests {
             .filter(|(_, size)| sizes.contains(size))
             .map(|&(index, size)| {
                 let image = group.cells(&group.decode(index));
-                (size, Fixed::new(group, &image).count())
+                (size, Fixed::count_either_way(group, &image))
             })
             .filter(|&(_, fixed)| fixed > 0)
             .collect();
         found.sort_unstable();
         assert_eq!(found, published);
+    }
+
+    #[test]
+    fn counting_a_part_in_bulk_keeps_every_class_count() {
+        // Every class of the small boards, counted with the bulk part the move offers and by
+        // listing every grid; the bulk count must be in use for some classes that fix grids.
+        let mut bulk_used = 0;
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2)] {
+            let group = Group::new(rows, cols);
+            for (index, _) in group.conjugacy_classes() {
+                let image = group.cells(&group.decode(index));
+                let bulk = Fixed::new(group, &image);
+                let mut listed = Fixed::new(group, &image);
+                let uses_bulk = listed.block.take().is_some();
+                let fixed = bulk.count();
+                assert_eq!(
+                    fixed,
+                    listed.count(),
+                    "{rows}x{cols}, class of move {index}"
+                );
+                bulk_used += usize::from(uses_bulk && fixed > 0);
+            }
+        }
+        assert!(bulk_used >= 10, "bulk counts used on {bulk_used} classes");
     }
 
     #[test]
