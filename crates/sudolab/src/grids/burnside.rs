@@ -379,12 +379,13 @@ struct Fixed {
     budget: u64,
 }
 
-/// A band or stack `B` that the move maps onto itself, filled last and counted in bulk.
+/// A part `B` that the move maps onto itself (a band, a stack, or a band and a stack
+/// together), filled last and counted in bulk.
 ///
-/// The search fills every cell outside `B` first. Outside `B` lie whole lines, so every digit
-/// is placed there, and the move maps the outside onto itself, so each placed digit's image is
-/// placed too: `sigma` is complete once the outside is. From there the completions of `B`
-/// depend only on `B`'s cells, the digits each line crossing `B` holds outside it, and
+/// The search fills every cell outside `B` first. Outside `B` lie whole lines or whole boxes,
+/// so every digit is placed there, and the move maps the outside onto itself, so each placed
+/// digit's image is placed too: `sigma` is complete once the outside is. From there the
+/// completions of `B` depend only on `B`'s cells, the digits of the houses crossing it, and
 /// `sigma`, the key under which they are counted once and remembered: many fillings of the
 /// outside leave the same key, and the counts of `B` are then added in bulk rather than
 /// listed grid by grid.
@@ -706,14 +707,11 @@ impl Block {
         // swaps leaves an outside of boxes so loosely tied that listing its fillings costs
         // more than the bulk count saves.
         let transposes = image[0] / n != image[1] / n;
-        for k in 0..bands {
-            for j in 0..stacks {
-                if !transposes {
-                    candidates.push(
-                        (0..n * n)
-                            .map(|cell| band(k)(cell) || stack(j)(cell))
-                            .collect(),
-                    );
+        if !transposes {
+            for k in 0..bands {
+                for j in 0..stacks {
+                    let union = (0..n * n).map(|cell| band(k)(cell) || stack(j)(cell));
+                    candidates.push(union.collect());
                 }
             }
         }
