@@ -721,3 +721,44 @@ fn reproduction_rows_on_the_public_corpora() {
         );
     }
 }
+
+/// McGuire, Tugemann and Civario (2012): no 9x9 puzzle of 16 clues has a unique solution. The
+/// hitting-set search of `grids min-clues` proves it for one grid, the solution of the first
+/// puzzle of the 17-clue set, and the grid's 17-clue puzzle is unique with its clues from it.
+#[test]
+fn the_grid_of_a_17_clue_puzzle_has_no_16_clue_puzzle() {
+    use sudolab::strategy::Strategy as _;
+    let dir = corpora_dir();
+    let puzzle_line = read_lines(&dir.join("tdoku/puzzles2_17_clue.txt"))
+        .into_iter()
+        .next()
+        .expect("a puzzle");
+    let grid_line = read_lines(&dir.join("solutions/tdoku_puzzles2_17_clue.solutions.txt"))
+        .into_iter()
+        .next()
+        .expect("a grid");
+    let puzzle = parse(&puzzle_line, None);
+    let grid = parse(&grid_line, None);
+    assert_eq!(puzzle.clue_count(), 17);
+    assert!(
+        puzzle
+            .cells()
+            .iter()
+            .zip(grid.cells())
+            .all(|(&clue, &value)| clue == 0 || clue == value)
+    );
+    let (solution, outcome) = strategy::Fast.solve(&puzzle, &Limits::unlimited());
+    assert_eq!(outcome.found, 1);
+    assert_eq!(solution.as_ref(), Some(&grid));
+
+    let options = sudolab::grids::MinCluesOptions::default();
+    let stats = sudolab::grids::min_clues(&grid, 16, &options, &mut |found| {
+        panic!(
+            "a 16-clue puzzle: {}",
+            sudolab::model::to_line(found).unwrap()
+        )
+    })
+    .expect("a valid grid");
+    assert!(stats.complete(), "{stats:?}");
+    assert_eq!(stats.puzzles, 0);
+}

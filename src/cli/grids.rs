@@ -68,7 +68,8 @@ pub(crate) enum GridsCommand {
     /// class of essentially different grids (2 for 4x4, 49 for 6x6): relabelling digits,
     /// permuting rows inside bands, bands, columns inside stacks, stacks, and transposing
     /// (square boxes) keep a puzzle's clue count and uniqueness. 4x4 and 6x6 take seconds; a
-    /// 9x9 grid's 16 or 17 clues still take longer than a few minutes, so give it a --timeout.
+    /// 9x9 grid's 16 clues take minutes of one core and its 17 clues a quarter of an hour or
+    /// more, so give a long run a --timeout.
     ///
     /// Examples:
     ///   sudolab grids min-clues 1234341221434321 --clues 4
