@@ -625,15 +625,13 @@ impl Fixed {
             return 0;
         }
         self.budget -= 1;
-        let outside_first = self
-            .block
-            .as_ref()
-            .is_some_and(|block| block.outside_empty > 0);
-        if self
-            .block
-            .as_ref()
-            .is_some_and(|block| block.outside_empty == 0 && !block.counting)
-        {
+        let (outside_first, at_key) = self.block.as_ref().map_or((false, false), |block| {
+            (
+                block.outside_empty > 0,
+                block.outside_empty == 0 && !block.counting,
+            )
+        });
+        if at_key {
             let key = self.block_key();
             let block = self.block.as_mut().expect("checked above");
             if let Some(&count) = block.memo.get(&key) {
