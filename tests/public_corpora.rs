@@ -763,4 +763,6 @@ fn the_grid_of_a_17_clue_puzzle_has_no_16_clue_puzzle() {
     .expect("a valid grid");
     assert!(stats.complete(), "{stats:?}");
     assert_eq!(stats.puzzles, 0);
+    // No puzzle of 16, so none of 15 either.
+    assert_eq!(stats.fewer, Some(false));
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use sudolab::grids::{
-    DEFAULT_SET_DIGITS, GaveUp, GridSampler, MinCluesOptions, burnside, count_grids,
+    DEFAULT_SET_DIGITS, GaveUp, GridSampler, MinCluesOptions, MinCluesStats, burnside, count_grids,
     essentially_different, min_clues, minimum_over_grids,
 };
 use sudolab::model::{Shape, parse_line_record, to_line};
@@ -60,7 +60,11 @@ pub(crate) enum GridsCommand {
     ///
     /// Prints each puzzle on a line (line form), then a summary on stderr: the sets, the
     /// nodes, the time, and whether the search was complete. With none found, a complete
-    /// search proves the grid has no unique puzzle of K clues. Exit status 0 when complete,
+    /// search proves the grid has no unique puzzle of K clues (nor of fewer: adding clues to a
+    /// unique puzzle keeps it unique). A complete listing decides K-1 clues too: the grid has
+    /// a unique puzzle of K-1 clues exactly when a listed puzzle is not minimal (that puzzle
+    /// less the clue it can lose), which the engine checks clue by clue; so --clues 17
+    /// answers 16 as well. Exit status 0 when complete,
     /// 1 when it gave up at a budget (the puzzles printed are then only some of them).
     ///
     /// --all --box RxC runs over every grid of a board up to 6x6 instead and prints the fewest
@@ -242,6 +246,7 @@ fn run_min_clues(args: &MinCluesArgs) -> anyhow::Result<Status> {
                 "completions": stats.completions,
                 "nodes": stats.nodes,
                 "checks": stats.checks,
+                "unique_with_one_fewer": stats.fewer,
                 "seconds": seconds,
                 "cpu_seconds": stats.cpu_seconds,
             });
@@ -258,14 +263,7 @@ fn run_min_clues(args: &MinCluesArgs) -> anyhow::Result<Status> {
                 status = Status::Negative;
                 gave_up_message(reason, args)
             }
-            None if puzzles.is_empty() => {
-                format!("complete: no unique puzzle of {clues} clues in this grid")
-            }
-            None => format!(
-                "complete: {} unique puzzle{} of {clues} clues",
-                puzzles.len(),
-                if puzzles.len() == 1 { "" } else { "s" }
-            ),
+            None => complete_verdict(&stats, clues, puzzles.len()),
         };
         eprintln!(
             "grid {} {grid_line}: {verdict}; {} unavoidable sets ({} digit subsets, {} \
@@ -285,6 +283,26 @@ fn run_min_clues(args: &MinCluesArgs) -> anyhow::Result<Status> {
     }
     out.finish()?;
     Ok(status)
+}
+
+/// What a complete search found, and what that says of one clue fewer.
+fn complete_verdict(stats: &MinCluesStats, clues: usize, puzzles: usize) -> String {
+    if puzzles == 0 {
+        return format!("complete: no unique puzzle of {clues} clues or fewer in this grid");
+    }
+    let listed = format!(
+        "complete: {puzzles} unique puzzle{} of {clues} clues",
+        if puzzles == 1 { "" } else { "s" }
+    );
+    let fewer = clues - 1;
+    match stats.fewer {
+        Some(false) if puzzles == 1 => format!("{listed}, minimal, so none of {fewer}"),
+        Some(false) => format!("{listed}, all minimal, so none of {fewer}"),
+        Some(true) => {
+            format!("{listed}, not all minimal, so the grid has unique puzzles of {fewer}")
+        }
+        None => listed,
+    }
 }
 
 fn run_min_clues_all(args: &MinCluesArgs) -> anyhow::Result<Status> {

@@ -73,6 +73,12 @@ fn four_by_four_puzzles_are_exactly_the_brute_force_ones() {
     // Three clues never suffice, four do (the 4x4 minimum).
     assert!(brute_force(&grid, 3).is_empty());
     assert!(!brute_force(&grid, 4).is_empty());
+    // Each complete listing says whether one clue fewer has a unique puzzle.
+    for clues in 1..=7 {
+        let stats = min_clues(&grid, clues, &MinCluesOptions::default(), &mut |_| {}).unwrap();
+        let fewer = !brute_force(&grid, clues - 1).is_empty();
+        assert_eq!(stats.fewer, Some(fewer), "{clues} clues");
+    }
 }
 
 #[test]
@@ -119,7 +125,7 @@ fn the_command_lists_the_puzzles_and_sums_up_the_search() {
     assert_eq!(lines, expected);
     assert!(
         run.stderr.starts_with(&format!(
-            "grid 1 {GRID_4X4}: complete: {} unique puzzles of 4 clues; ",
+            "grid 1 {GRID_4X4}: complete: {} unique puzzles of 4 clues, all minimal, so none of 3; ",
             expected.len()
         )),
         "{}",
@@ -134,7 +140,7 @@ fn the_command_lists_the_puzzles_and_sums_up_the_search() {
     assert_eq!(none.stdout, "");
     assert!(
         none.stderr
-            .contains("complete: no unique puzzle of 3 clues in this grid"),
+            .contains("complete: no unique puzzle of 3 clues or fewer in this grid"),
         "{}",
         none.stderr
     );
@@ -146,6 +152,10 @@ fn the_command_lists_the_puzzles_and_sums_up_the_search() {
     assert_eq!(value["complete"], true);
     assert_eq!(value["puzzles"].as_array().unwrap().len(), expected.len());
     assert_eq!(value["digit_subsets"], 11);
+    assert_eq!(value["unique_with_one_fewer"], false);
+    let five = sudolab(&["grids", "min-clues", GRID_4X4, "-k", "5", "--json"], "");
+    let value: serde_json::Value = serde_json::from_str(five.stdout.trim()).unwrap();
+    assert_eq!(value["unique_with_one_fewer"], true);
 }
 
 #[test]

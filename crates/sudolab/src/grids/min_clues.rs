@@ -141,6 +141,10 @@ pub struct MinCluesStats {
     pub checks: u64,
     /// Unique puzzles of the asked clue count found.
     pub puzzles: u64,
+    /// Whether the grid has a unique puzzle of one clue fewer, decided from a complete listing
+    /// (see [`min_clues`]); `None` when the search was not complete, asked for no clue, or
+    /// listed more than [`MAX_LISTED`] puzzles.
+    pub fewer: Option<bool>,
     /// Why the search stopped early; `None` when it is complete (every puzzle was found).
     pub gave_up: Option<GaveUp>,
     /// Whether it stopped at [`MinCluesOptions::max_puzzles`].
@@ -185,6 +189,12 @@ pub fn check_grid(grid: &Grid, clues: usize) -> Result<(), MinCluesError> {
 /// Calls `on_puzzle` with every puzzle of exactly `clues` clues taken from `grid` whose only
 /// solution is `grid`, in a fixed order, and says what the search cost and whether it was
 /// complete.
+///
+/// A complete listing also decides `clues - 1` ([`MinCluesStats::fewer`]): a unique puzzle
+/// of one clue fewer, plus any other cell, is a unique puzzle of `clues` clues that is not
+/// minimal, and a listed puzzle that is not minimal, less the clue it can lose, is a unique
+/// puzzle of one clue fewer. So there is one exactly when some listed puzzle is not minimal,
+/// which the engine checks clue by clue.
 pub fn min_clues(
     grid: &Grid,
     clues: usize,
@@ -257,6 +267,7 @@ fn search_within(
         contains: vec![0; cells * SET_WORDS],
         levels: vec![0; (clues + 1) * SET_WORDS],
         path: vec![0; clues + 1],
+        listed: Vec::new(),
         puzzle: grid.clone(),
         options: bounds.options,
         deadline: bounds.deadline,
@@ -268,6 +279,23 @@ fn search_within(
         search.add_set(set, 0);
     }
     search.node(0, 0, 0);
+    if search.stats.complete() && clues > 0 && search.listed.len() <= MAX_LISTED {
+        let listed = std::mem::take(&mut search.listed);
+        let mut fewer = Some(false);
+        for &puzzle in &listed {
+            if search.out_of_time() {
+                fewer = None;
+                break;
+            }
+            if cells_of(puzzle)
+                .any(|cell| matches!(search.check(puzzle & !bit(cell)), Check::Unique))
+            {
+                fewer = Some(true);
+                break;
+            }
+        }
+        search.stats.fewer = fewer;
+    }
     search.stats.initial_sets = initial;
     search.stats.sets_added = search.sets.len() - initial;
     search.stats
@@ -392,6 +420,9 @@ pub fn minimum_over_grids(
 /// The most unavoidable sets collected before the search that it uses (the smallest ones).
 const MAX_INITIAL_SETS: usize = 1536;
 
+/// The most listed puzzles whose minimality is checked to decide one clue fewer.
+pub const MAX_LISTED: usize = 1 << 16;
+
 /// The most sets the search holds, those found at its leaves included; a set found when the
 /// search holds this many is not kept (the leaf is still decided by the count).
 const MAX_SETS: usize = 2048;
@@ -431,6 +462,8 @@ struct Search<'a> {
     levels: Vec<u64>,
     /// The clues at each depth of the current path.
     path: Vec<Cells>,
+    /// The clues of the puzzles listed, up to one more than [`MAX_LISTED`].
+    listed: Vec<Cells>,
     /// Scratch puzzle, the grid with the cells outside the clues emptied.
     puzzle: Grid,
     options: &'a MinCluesOptions,
@@ -455,6 +488,17 @@ fn cells_of(mut set: Cells) -> impl Iterator<Item = usize> {
 impl Search<'_> {
     fn stopped(&self) -> bool {
         self.stats.gave_up.is_some() || self.stats.stopped_at_max_puzzles
+    }
+
+    /// Whether the cancel flag is up or the deadline has passed.
+    fn out_of_time(&self) -> bool {
+        self.options
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
     }
 
     /// Counts a node; false when a limit says to stop.
@@ -540,6 +584,9 @@ impl Search<'_> {
     }
 
     fn emit(&mut self, clues: Cells) {
+        if self.listed.len() <= MAX_LISTED {
+            self.listed.push(clues);
+        }
         self.set_puzzle(clues);
         (self.on_puzzle)(&self.puzzle);
         self.stats.puzzles += 1;
@@ -754,6 +801,15 @@ mod tests {
 
     /// The sorted puzzles of `clues` clues in `grid`, with a survey of at most `survey_sets`.
     fn listing(grid: &Grid, clues: usize, survey_sets: usize) -> Vec<String> {
+        listing_with_stats(grid, clues, survey_sets).0
+    }
+
+    /// [`listing`] and the complete search's stats.
+    fn listing_with_stats(
+        grid: &Grid,
+        clues: usize,
+        survey_sets: usize,
+    ) -> (Vec<String>, MinCluesStats) {
         let options = MinCluesOptions::default();
         let bounds = Bounds {
             options: &options,
@@ -767,17 +823,50 @@ mod tests {
         });
         assert!(stats.complete());
         puzzles.sort();
-        puzzles
+        (puzzles, stats)
     }
 
-    #[test]
-    fn a_survey_of_some_sets_lists_what_a_survey_of_all_lists() {
+    fn six_by_six() -> Grid {
         let shape = Shape::new(2, 3).unwrap();
         let cells = b"123456456123231564564231312645645312"
             .iter()
             .map(|b| b - b'0')
             .collect();
-        let grid = Grid::from_cells(shape, cells).unwrap();
+        Grid::from_cells(shape, cells).unwrap()
+    }
+
+    #[test]
+    fn a_complete_listing_decides_one_clue_fewer() {
+        let grid = six_by_six();
+        // The grid's fewest clues are 9: listings of 9 and 10 clues say whether 8 and 9 have
+        // a unique puzzle, as the listings of 8 and 9 themselves do.
+        for clues in [9, 10] {
+            let (puzzles, stats) = listing_with_stats(&grid, clues, SURVEY_SETS);
+            let fewer = listing(&grid, clues - 1, SURVEY_SETS);
+            assert_eq!(stats.fewer, Some(!fewer.is_empty()), "{clues} clues");
+            assert_eq!(
+                (puzzles.len(), fewer.len()),
+                if clues == 9 { (72, 0) } else { (16_524, 72) }
+            );
+        }
+        // An empty listing decides it too (a unique puzzle of fewer clues has supersets).
+        assert_eq!(
+            listing_with_stats(&grid, 8, SURVEY_SETS).1.fewer,
+            Some(false)
+        );
+        // An incomplete search decides nothing.
+        let options = MinCluesOptions {
+            max_nodes: Some(10),
+            ..MinCluesOptions::default()
+        };
+        let stats = min_clues(&grid, 10, &options, &mut |_| {}).unwrap();
+        assert!(!stats.complete());
+        assert_eq!(stats.fewer, None);
+    }
+
+    #[test]
+    fn a_survey_of_some_sets_lists_what_a_survey_of_all_lists() {
+        let grid = six_by_six();
         // More sets than the bounded survey looks at, so the bound is in play.
         assert!(unavoidable_sets(&grid, DEFAULT_SET_DIGITS).sets.len() > 4 * SURVEY_SETS);
         // This grid's fewest clues are 9 (72 puzzles); no grid has a unique 7-clue puzzle.

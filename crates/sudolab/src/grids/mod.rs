@@ -15,8 +15,9 @@ pub use classes::{
 };
 pub use count::{CountError, GridCount, LayoutClass, MAX_SIDE, count_grids};
 pub use min_clues::{
-    DEFAULT_SET_DIGITS, GaveUp, MAX_ALL_SIDE, MAX_CELLS, MinCluesError, MinCluesOptions,
-    MinCluesStats, Minimum, TooManyGrids, check_grid, min_clues, minimum_over_grids,
+    DEFAULT_SET_DIGITS, GaveUp, MAX_ALL_SIDE, MAX_CELLS, MAX_LISTED, MinCluesError,
+    MinCluesOptions, MinCluesStats, Minimum, TooManyGrids, check_grid, min_clues,
+    minimum_over_grids,
 };
 pub use sample::GridSampler;
 pub use unavoidable::{Cells, Collection, unavoidable_sets};
