@@ -283,7 +283,7 @@ fn search_within(
         let listed = std::mem::take(&mut search.listed);
         let mut fewer = Some(false);
         for &puzzle in &listed {
-            if search.out_of_time() {
+            if search.out_of_time().is_some() {
                 fewer = None;
                 break;
             }
@@ -490,15 +490,19 @@ impl Search<'_> {
         self.stats.gave_up.is_some() || self.stats.stopped_at_max_puzzles
     }
 
-    /// Whether the cancel flag is up or the deadline has passed.
-    fn out_of_time(&self) -> bool {
-        self.options
+    /// Whether the cancel flag is up or the deadline has passed, and which.
+    fn out_of_time(&self) -> Option<GaveUp> {
+        if self
+            .options
             .cancel
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            || self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            return Some(GaveUp::Cancelled);
+        }
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+            .then_some(GaveUp::Timeout)
     }
 
     /// Counts a node; false when a limit says to stop.
@@ -518,24 +522,9 @@ impl Search<'_> {
         // The clock and the flag are read every 1,024 nodes: a node costs well under a
         // millisecond, so a limit is noticed within a second or so of its time.
         if self.stats.nodes % 1024 == 0 {
-            if self
-                .options
-                .cancel
-                .as_ref()
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            {
-                self.stats.gave_up = Some(GaveUp::Cancelled);
-                return false;
-            }
-            if self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
-            {
-                self.stats.gave_up = Some(GaveUp::Timeout);
-                return false;
-            }
+            self.stats.gave_up = self.out_of_time();
         }
-        true
+        self.stats.gave_up.is_none()
     }
 
     /// Adds an unavoidable set, marked un-hit at every depth of the path up to `depth` whose
