@@ -194,7 +194,8 @@ pub fn check_grid(grid: &Grid, clues: usize) -> Result<(), MinCluesError> {
 /// of one clue fewer, plus any other cell, is a unique puzzle of `clues` clues that is not
 /// minimal, and a listed puzzle that is not minimal, less the clue it can lose, is a unique
 /// puzzle of one clue fewer. So there is one exactly when some listed puzzle is not minimal,
-/// which the engine checks clue by clue.
+/// which the engine checks clue by clue (unless the search met a unique puzzle of fewer
+/// clues on its way).
 pub fn min_clues(
     grid: &Grid,
     clues: usize,
@@ -268,6 +269,7 @@ fn search_within(
         levels: vec![0; (clues + 1) * SET_WORDS],
         path: vec![0; clues + 1],
         listed: Vec::new(),
+        unique_below: false,
         puzzle: grid.clone(),
         options: bounds.options,
         deadline: bounds.deadline,
@@ -279,7 +281,9 @@ fn search_within(
         search.add_set(set, 0);
     }
     search.node(0, 0, 0);
-    if search.stats.complete() && clues > 0 && search.listed.len() <= MAX_LISTED {
+    if search.stats.complete() && clues > 0 && search.unique_below {
+        search.stats.fewer = Some(true);
+    } else if search.stats.complete() && clues > 0 && search.listed.len() <= MAX_LISTED {
         let listed = std::mem::take(&mut search.listed);
         let mut fewer = Some(false);
         for &puzzle in &listed {
@@ -464,6 +468,9 @@ struct Search<'a> {
     path: Vec<Cells>,
     /// The clues of the puzzles listed, up to one more than [`MAX_LISTED`].
     listed: Vec<Cells>,
+    /// Whether the search met a unique puzzle of fewer than `target` clues (whose supersets
+    /// it lists), which answers one clue fewer without checking the listing.
+    unique_below: bool,
     /// Scratch puzzle, the grid with the cells outside the clues emptied.
     puzzle: Grid,
     options: &'a MinCluesOptions,
@@ -730,6 +737,9 @@ impl Search<'_> {
                 // Every known set is hit: the engine decides.
                 match self.check(clues) {
                     Check::Unique => {
+                        // Fewer than K clues are unique: so is any K-1 of the grid's cells
+                        // that hold them.
+                        self.unique_below |= remaining > 0;
                         let free = self.full & !clues & !dead;
                         self.supersets(clues, free, remaining);
                         return;
