@@ -169,10 +169,10 @@ impl Search<'_> {
     }
 }
 
-/// How many of the cell's 20 peers are unsolved; counted by table, since `count_ones` is a
-/// dozen instructions on the baseline x86-64 target, which lacks `popcnt`. Where `popcnt` is
-/// there (`-C target-cpu=native` on any recent x86-64), one instruction counts the band's part.
-/// Both ways give the same count, so the tree does not depend on the target.
+/// How many of the cell's 20 peers are unsolved. With `popcnt` (the workspace's x86-64 builds,
+/// `.cargo/config.toml`) one instruction counts the band's part; a target without it counts
+/// by table, since there `count_ones` is a dozen instructions. Both ways give the same count,
+/// so the tree does not depend on the target.
 #[inline]
 pub(super) fn unsolved_peers(board: &Board, band: usize, cell: usize) -> u32 {
     let in_band = BAND_PEERS[cell] & board.unsolved[band];
