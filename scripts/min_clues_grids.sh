@@ -3,33 +3,21 @@
 # grid: grid N is line 491 * (N - 1) + 1 of the set's solutions (every 491st, 101 grids).
 #
 #   scripts/min_clues_grids.sh K FIRST LAST            # e.g. 16 1 100
-#   SUDOLAB=path/to/sudolab SUDOLAB_PUBLIC_CORPORA=dir scripts/min_clues_grids.sh 17 1 3
+#   JOBS=2 SUDOLAB=path/to/sudolab SUDOLAB_PUBLIC_CORPORA=dir scripts/min_clues_grids.sh 17 1 3
 #
-# Each grid runs alone, without a budget, so a row is one grid's whole search (minutes for
-# 16 clues, a quarter of an hour or more for 17). Rows go to standard output as they finish;
-# a search that does not complete fails the script.
+# Each grid is one process and one search without a budget, so a row is one grid's whole
+# search (minutes for 16 clues, a quarter of an hour or more for 17); JOBS grids run at once
+# (default 1). The table comes out in grid order once every grid is done; a search that
+# does not complete fails the script.
 set -euo pipefail
-if [ $# -ne 3 ]; then
-  echo "usage: $0 K FIRST LAST   (grids FIRST to LAST of 1 to 101)" >&2
-  exit 2
-fi
-clues=$1 first=$2 last=$3
 root="$(cd "$(dirname "$0")/.." && pwd)"
 sudolab="${SUDOLAB:-$root/target/release/sudolab}"
 corpora="${SUDOLAB_PUBLIC_CORPORA:-$root/../shared/corpora}"
 solutions="$corpora/solutions/tdoku_puzzles2_17_clue.solutions.txt"
-if [ ! -x "$sudolab" ]; then
-  echo "$0: no sudolab binary at $sudolab (cargo build --release, or set SUDOLAB)" >&2
-  exit 1
-fi
-if [ ! -r "$solutions" ]; then
-  echo "$0: the 17-clue set's solutions are not at $solutions (set SUDOLAB_PUBLIC_CORPORA)" >&2
-  exit 1
-fi
 
-echo "| grid | K | outcome | nodes | engine checks | CPU s |"
-echo "|---:|---:|---|---:|---:|---:|"
-for n in $(seq "$first" "$last"); do
+if [ "${1:-}" = "--one" ]; then
+  # One grid's row: --one K N.
+  clues=$2 n=$3
   grid=$(awk -v line=$((491 * (n - 1) + 1)) 'NR == line { print; exit }' "$solutions")
   if [ -z "$grid" ]; then
     echo "$0: no grid $n (the set has 101)" >&2
@@ -52,4 +40,22 @@ if fewer is not None:
 print(f"| {grid} | {run['clues']} | {outcome} | {run['nodes']:,} | {run['checks']:,} "
       f"| {run['cpu_seconds']:.1f} |")
 PY
-done
+  exit 0
+fi
+
+if [ $# -ne 3 ]; then
+  echo "usage: $0 K FIRST LAST   (grids FIRST to LAST of 1 to 101; JOBS=N runs N at once)" >&2
+  exit 2
+fi
+if [ ! -x "$sudolab" ]; then
+  echo "$0: no sudolab binary at $sudolab (cargo build --release, or set SUDOLAB)" >&2
+  exit 1
+fi
+if [ ! -r "$solutions" ]; then
+  echo "$0: the 17-clue set's solutions are not at $solutions (set SUDOLAB_PUBLIC_CORPORA)" >&2
+  exit 1
+fi
+rows=$(seq "$2" "$3" | xargs -P "${JOBS:-1}" -I{} bash "$0" --one "$1" {})
+echo "| grid | K | outcome | nodes | engine checks | CPU s |"
+echo "|---:|---:|---|---:|---:|---:|"
+sort -t'|' -k2,2n <<<"$rows"
