@@ -304,24 +304,32 @@ impl Board {
     /// A key equal for two layouts exactly when one is the other with digits relabelled,
     /// columns permuted inside stacks and stacks permuted: the least, over stack orders and
     /// column orders, of the sorted list of the digits' column vectors.
-    pub(super) fn class_key(self, layout: &Layout, transforms: &[Transform]) -> u128 {
-        let mut best = u128::MAX;
-        let mut vectors = [0u32; MAX_SIDE];
-        for t in transforms {
-            for (digit, vector) in vectors.iter_mut().enumerate().take(self.side) {
-                let mut v = 0u32;
-                for k in 0..self.stacks {
-                    let from = t.stacks[k] as usize;
-                    v = v * self.width as u32 + t.cols[k][layout[digit][from] as usize] as u32;
-                }
-                *vector = v;
-            }
-            let vectors = &mut vectors[..self.side];
-            vectors.sort_unstable();
-            let key = vectors.iter().fold(0u128, |key, &v| key << 8 | v as u128);
-            best = best.min(key);
+    pub(super) fn class_key(self, layout: &Layout, transforms: &Transforms) -> u128 {
+        // Each digit's columns, one per stack, as a number in base `width`: the index of its
+        // column vector in every transform's map.
+        let mut codes = [0usize; MAX_SIDE];
+        for (digit, code) in codes.iter_mut().enumerate().take(self.side) {
+            *code = layout[digit][..self.stacks]
+                .iter()
+                .fold(0, |code, &column| code * self.width + column as usize);
         }
-        best
+        // A transform's sorted list as its count of each vector, a nibble each, vector 0's the
+        // highest (a count is at most 9, the digits; a vector at most 26, so 32 nibbles hold
+        // them all): of two sorted lists of one length the lexicographically smaller has more
+        // of the first vector where their counts differ, so the least list has the greatest
+        // counts. Counting instead of sorting: the sort was most of the classification.
+        let mut best = 0u128;
+        for map in transforms.maps.chunks_exact(transforms.codes) {
+            let counts = codes[..self.side]
+                .iter()
+                .fold(0u128, |counts, &code| counts + (1 << (124 - 4 * map[code])));
+            best = best.max(counts);
+        }
+        // The least list, read back in order, one byte a vector.
+        (0..32).fold(0u128, |key, vector| {
+            let count = (best >> (124 - 4 * vector)) & 0xF;
+            (0..count).fold(key, |key, _| key << 8 | vector)
+        })
     }
 
     /// The first band's layout with the first stack fixed and the other stacks `picks`.
@@ -343,23 +351,30 @@ impl Board {
             * factorial(self.width).pow(self.stacks as u32 - 1)
     }
 
-    /// Every stack order with every column order inside each stack.
-    pub(super) fn transforms(self) -> Vec<Transform> {
+    /// Every stack order with every column order inside each stack, each as the map of a
+    /// digit's column vector (its column in each stack, in base `width`) to the vector the
+    /// transform makes of it: stack `k` of the image is stack `stacks[k]` of the layout, its
+    /// columns renumbered by `cols[k]`.
+    pub(super) fn transforms(self) -> Transforms {
         let stack_orders = permutations(self.stacks);
         let col_orders = permutations(self.width);
-        let mut out = Vec::new();
+        let codes = self.width.pow(self.stacks as u32);
+        let mut maps = Vec::new();
         for order in &stack_orders {
             let mut choice = vec![0usize; self.stacks];
             loop {
-                let mut t = Transform {
-                    stacks: [0; MAX_STACKS],
-                    cols: [[0; MAX_WIDTH]; MAX_STACKS],
-                };
-                for k in 0..self.stacks {
-                    t.stacks[k] = order[k];
-                    t.cols[k][..self.width].copy_from_slice(&col_orders[choice[k]]);
+                for code in 0..codes {
+                    // The column in stack `from` of the vector numbered `code`.
+                    let column = |from: usize| {
+                        code / self.width.pow((self.stacks - 1 - from) as u32) % self.width
+                    };
+                    let image = (0..self.stacks).fold(0, |image, k| {
+                        image * self.width
+                            + col_orders[choice[k]][column(order[k] as usize)] as usize
+                    });
+                    // At most 4^2, 2^4 or 3^3 vectors: a byte holds every image.
+                    maps.push(image as u8);
                 }
-                out.push(t);
                 // The next combination of column orders, like an odometer.
                 let mut k = 0;
                 while k < self.stacks {
@@ -375,14 +390,14 @@ impl Board {
                 }
             }
         }
-        out
+        Transforms { codes, maps }
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Transform {
-    stacks: [u8; MAX_STACKS],
-    cols: [[u8; MAX_WIDTH]; MAX_STACKS],
+/// The transforms of [`Board::transforms`]: `codes` entries of `maps` a transform.
+pub(super) struct Transforms {
+    codes: usize,
+    maps: Vec<u8>,
 }
 
 fn permutations(n: usize) -> Vec<Vec<u8>> {
