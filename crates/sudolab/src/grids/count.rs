@@ -317,7 +317,7 @@ impl Board {
         // highest (a count is at most 9, the digits; a vector at most 26, so 32 nibbles hold
         // them all): of two sorted lists of one length the lexicographically smaller has more
         // of the first vector where their counts differ, so the least list has the greatest
-        // counts. Counting instead of sorting: the sort was most of the classification.
+        // counts.
         let mut best = 0u128;
         for map in transforms.maps.chunks_exact(transforms.codes) {
             let counts = codes[..self.side]
@@ -353,12 +353,14 @@ impl Board {
 
     /// Every stack order with every column order inside each stack, each as the map of a
     /// digit's column vector (its column in each stack, in base `width`) to the vector the
-    /// transform makes of it: stack `k` of the image is stack `stacks[k]` of the layout, its
-    /// columns renumbered by `cols[k]`.
+    /// transform makes of it: stack `k` of the image is stack `order[k]` of the layout, its
+    /// columns renumbered by the `k`-th column order.
     pub(super) fn transforms(self) -> Transforms {
         let stack_orders = permutations(self.stacks);
         let col_orders = permutations(self.width);
         let codes = self.width.pow(self.stacks as u32);
+        // `class_key` gives each vector a nibble of a `u128`.
+        debug_assert!(codes <= 32, "{codes} column vectors");
         let mut maps = Vec::new();
         for order in &stack_orders {
             let mut choice = vec![0usize; self.stacks];
