@@ -281,9 +281,10 @@ fn search_within(
         search.add_set(set, 0);
     }
     search.node(0, 0, 0);
-    if search.stats.complete() && clues > 0 && search.unique_below {
+    let decides_fewer = search.stats.complete() && clues > 0;
+    if decides_fewer && search.unique_below {
         search.stats.fewer = Some(true);
-    } else if search.stats.complete() && clues > 0 && search.listed.len() <= MAX_LISTED {
+    } else if decides_fewer && search.listed.len() <= MAX_LISTED {
         let listed = std::mem::take(&mut search.listed);
         let mut fewer = Some(false);
         for &puzzle in &listed {
