@@ -154,8 +154,8 @@ pub(crate) struct GenerateArgs {
     /// (--check-timeout does not apply). --stats adds the clue-count distribution, raw and
     /// weighted by C(cells, clues) to undo the bias, beside Berthier's published one on 9x9
     /// (docs/reproductions.md). Few attempts keep a puzzle: 0.3% on 6x6, and on 9x9 about
-    /// one in 200,000 (a 9x9 draw and attempt take about 55 microseconds of CPU together,
-    /// so a 9x9 puzzle takes about 11 CPU seconds: 10,000 of them take days of one core).
+    /// one in 200,000, so 10,000 9x9 puzzles take hours of CPU even with
+    /// --attempts-per-grid 1000, the fastest way (docs/benchmarks.md has the figures).
     #[arg(long, conflicts_with_all = ["clues", "minimal", "symmetry", "rating", "variant",
           "rules", "model", "holes", "verify", "external", "shard"])]
     unbiased: bool,
@@ -163,8 +163,11 @@ pub(crate) struct GenerateArgs {
     /// With --unbiased, attempts on each drawn grid (default 1: a fresh grid per attempt).
     /// Every grid gets the same number of attempts whatever they keep, so the weighted
     /// distribution stays unbiased; its standard errors then count a grid's puzzles as one
-    /// sample. A 9x9 draw costs less than an attempt, so more attempts a grid save little
-    /// time and make the puzzles of one grid depend on each other: keep the default.
+    /// sample. The attempts on a grid share the unavoidable sets their checks find, and
+    /// with them most attempts are decided in one or two checks instead of seven or eight;
+    /// on 9x9, where a draw also costs more than an attempt, hundreds or thousands of
+    /// attempts a grid make a long run several times faster (the sets change the checks
+    /// made, never a puzzle).
     #[arg(long, value_name = "K", default_value_t = 1, requires = "unbiased",
           value_parser = clap::value_parser!(u64).range(1..))]
     attempts_per_grid: u64,

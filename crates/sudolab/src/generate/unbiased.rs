@@ -57,9 +57,184 @@ pub fn attempt(
     rng: &mut ChaCha8Rng,
     index: u64,
 ) -> Attempt {
-    let cells = solution.shape().cell_count();
-    let mut order: Vec<usize> = (0..cells).collect();
+    let order = deletion_order(&solution, rng);
+    by_bisection(solution, &order, checker, index)
+}
+
+/// [`attempt`] helped by the unavoidable sets of `solution` that earlier attempts on it
+/// found (`known`, which this one adds to): the same order from `rng` and the same
+/// [`Attempt`] (breaking point, puzzle and verdict) with fewer checks.
+///
+/// A puzzle with no clue in an unavoidable set has a second solution, so the first deletion
+/// that empties a known set is past the breaking point. The attempt takes the deletion
+/// before it as the breaking point and tests the puzzle's clues (but the last deleted) one
+/// by one, skipping each that is alone in some known set (deleting it empties that set):
+/// - a clue that can go shows the puzzle unique and not minimal, in one check;
+/// - a second solution without the clue differs from the grid on a new unavoidable set: with
+///   the clue in it, the clue is needed; without, the puzzle itself is not unique, and the
+///   new set moves the breaking point earlier;
+/// - with every clue needed, one check of the puzzle itself decides it.
+///
+/// After [`MAX_MISSES`] such moves the breaking point is found by bisection as [`attempt`]
+/// finds it, with a known set answering a check where it can. Every verdict comes from a
+/// complete count of the checker or from an unavoidable set its second solutions showed, so
+/// the outcome is [`attempt`]'s whatever sets are known: they change only the checks made.
+/// Boards of more than 128 cells, and a 1x1 board (whose empty puzzle is unique), take
+/// [`attempt`]'s path.
+pub fn attempt_knowing(
+    solution: Grid,
+    checker: &dyn Strategy,
+    rng: &mut ChaCha8Rng,
+    index: u64,
+    known: &mut KnownSets,
+) -> Attempt {
+    let order = deletion_order(&solution, rng);
+    let cells = order.len();
+    if cells > MAX_SET_CELLS || solution.shape().side() == 1 {
+        return by_bisection(solution, &order, checker, index);
+    }
+    let mut rank = [0u8; MAX_SET_CELLS];
+    for (position, &cell) in order.iter().enumerate() {
+        // At most 128 cells: positions fit in a byte.
+        rank[cell] = position as u8;
+    }
+    // `deleted[d]`: the first `d` cells of the order, as a set.
+    let mut deleted = [0; MAX_SET_CELLS + 1];
+    for (position, &cell) in order.iter().enumerate() {
+        deleted[position + 1] = deleted[position] | bit(cell);
+    }
+    let all = full(cells);
+    let mut checking = Checking {
+        checker,
+        solution: &solution,
+        scratch: (solution.clone(), all),
+        checks: 0,
+    };
+    // `lo` deletions are known to leave the puzzle unique (none: the full grid); `hi` are
+    // known not to (all: the empty board, with two digits or more).
+    let mut lo = 0;
+    let mut hi = known.first_emptied(&deleted, &rank).unwrap_or(cells);
+    let mut misses = 0;
+    let minimal = 'attempt: loop {
+        // A guess sparser than every puzzle proven unique on this grid is likely wrong, and
+        // a puzzle of few clues is a costly check (a long path of guesses to each solution):
+        // bisection then, from the bound the sets give.
+        if misses >= MAX_MISSES || cells - (hi - 1) < known.fewest_unique {
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                let gone = deleted[mid];
+                if known.any_within(gone) {
+                    hi = mid;
+                    continue;
+                }
+                match checking.check(known, !gone & all) {
+                    Check::Unique => lo = mid,
+                    Check::Another(set) => hi = emptied_by(set, &rank),
+                    Check::Undecided => break 'attempt None,
+                }
+            }
+        }
+        let clues = !deleted[hi - 1] & all;
+        let alone = known.alone(clues);
+        // Whether the puzzle is known to be unique. Until it is, one clue is tried: a clue
+        // that can go settles the attempt, and one that cannot says nothing of the puzzle,
+        // which is then checked itself before any other clue.
+        let mut unique = lo == hi - 1;
+        for &cell in &order[hi..] {
+            if alone & bit(cell) != 0 {
+                continue;
+            }
+            let without = clues & !bit(cell);
+            match checking.check(known, without) {
+                Check::Unique => break 'attempt Some(false),
+                Check::Another(set) => {
+                    if set & bit(cell) == 0 {
+                        // The puzzle itself has the second solution; no known set was
+                        // emptied before `hi`, so this one is the first. (Past `lo`, which
+                        // the checker proved unique, unless it contradicts itself.)
+                        hi = emptied_by(set, &rank);
+                        if hi <= lo {
+                            break 'attempt None;
+                        }
+                        misses += 1;
+                        continue 'attempt;
+                    }
+                }
+                Check::Undecided => break 'attempt None,
+            }
+            if !unique {
+                match checking.check(known, clues) {
+                    Check::Unique => {
+                        unique = true;
+                        lo = hi - 1;
+                    }
+                    Check::Another(set) => {
+                        hi = emptied_by(set, &rank);
+                        misses += 1;
+                        continue 'attempt;
+                    }
+                    Check::Undecided => break 'attempt None,
+                }
+            }
+        }
+        if unique {
+            break Some(true);
+        }
+        match checking.check(known, clues) {
+            Check::Unique => break Some(true),
+            Check::Another(set) => {
+                hi = emptied_by(set, &rank);
+                misses += 1;
+            }
+            Check::Undecided => break 'attempt None,
+        }
+    };
+    let checks = checking.checks;
+    match minimal {
+        Some(minimal) => cut(solution, &order, hi - 1, minimal, checks, index),
+        None => by_bisection(solution, &order, checker, index),
+    }
+}
+
+/// The attempt of `order` on `solution` whose breaking point is `lo` deletions.
+fn cut(
+    solution: Grid,
+    order: &[usize],
+    lo: usize,
+    minimal: bool,
+    checks: u64,
+    index: u64,
+) -> Attempt {
+    let mut puzzle = solution.clone();
+    for &cell in &order[..lo] {
+        puzzle.set(cell, 0);
+    }
+    Attempt {
+        index,
+        clues: order.len() - lo,
+        puzzle,
+        solution,
+        minimal,
+        checks,
+    }
+}
+
+/// Moves of the breaking point by sets that [`attempt_knowing`] makes before it bisects: a
+/// move costs a check, as a bisection step does, and with the sets of a few hundred attempts
+/// known the first guess is nearly always right.
+const MAX_MISSES: usize = 2;
+
+/// A uniformly random order of `solution`'s cells.
+fn deletion_order(solution: &Grid, rng: &mut ChaCha8Rng) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..solution.shape().cell_count()).collect();
     shuffle(&mut order, rng);
+    order
+}
+
+/// The attempt of `order` on `solution`: the breaking point by bisection, then the
+/// minimality test.
+fn by_bisection(solution: Grid, order: &[usize], checker: &dyn Strategy, index: u64) -> Attempt {
+    let cells = order.len();
     let blanked = |deleted: usize| {
         let mut puzzle = solution.clone();
         for &cell in &order[..deleted] {
@@ -96,13 +271,210 @@ pub fn attempt(
             break;
         }
     }
-    Attempt {
-        index,
-        clues: cells - lo,
-        puzzle,
-        solution,
-        minimal,
-        checks,
+    cut(solution, order, lo, minimal, checks, index)
+}
+
+/// The most cells [`KnownSets`] holds a set of: a set is a `u128`.
+const MAX_SET_CELLS: usize = 128;
+
+/// The most sets [`KnownSets`] keeps: every attempt scans them all, and the sets that move a
+/// breaking point are found early (later ones are rarely needed).
+const MAX_KNOWN_SETS: usize = 128;
+
+/// The largest set [`KnownSets`] keeps. A set is emptied before the breaking point only when
+/// every one of its cells is deleted first, which a large set almost never is; the sets the
+/// checks find are often large (a second solution can differ from the grid on many cells).
+const MAX_KNOWN_SET_CELLS: u32 = 12;
+
+/// A set of cells of a board of at most 128 cells: bit `i` is cell `i`.
+type CellSet = u128;
+
+const fn bit(cell: usize) -> CellSet {
+    1 << cell
+}
+
+/// Every cell of a board of `cells` cells.
+fn full(cells: usize) -> CellSet {
+    if cells == MAX_SET_CELLS {
+        CellSet::MAX
+    } else {
+        bit(cells) - 1
+    }
+}
+
+/// Unavoidable sets of one grid (cells where another grid differs from it), as the checks
+/// of [`attempt_knowing`] find them. Sets found on one grid are meaningless on another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownSets {
+    sets: Vec<CellSet>,
+    /// The fewest clues of a puzzle the checks proved unique (more than the board's cells
+    /// before the first).
+    fewest_unique: usize,
+}
+
+impl Default for KnownSets {
+    fn default() -> KnownSets {
+        KnownSets {
+            sets: Vec::new(),
+            fewest_unique: usize::MAX,
+        }
+    }
+}
+
+impl KnownSets {
+    /// No set known.
+    pub fn new() -> KnownSets {
+        KnownSets::default()
+    }
+
+    /// Sets known.
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// Whether no set is known.
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// Adds `set` unless it is known, larger than [`MAX_KNOWN_SET_CELLS`] or the collection
+    /// is full; the sets are kept smallest first.
+    pub fn add(&mut self, set: CellSet) {
+        let size = set.count_ones();
+        if self.sets.len() == MAX_KNOWN_SETS || size > MAX_KNOWN_SET_CELLS {
+            return;
+        }
+        let at = self.sets.partition_point(|known| known.count_ones() < size);
+        if !self.sets[at..]
+            .iter()
+            .take_while(|known| known.count_ones() == size)
+            .any(|&known| known == set)
+        {
+            self.sets.insert(at, set);
+        }
+    }
+
+    /// Adds what `other` (of the same grid) knows and this one does not.
+    pub fn merge(&mut self, other: &KnownSets) {
+        for &set in &other.sets {
+            self.add(set);
+        }
+        self.fewest_unique = self.fewest_unique.min(other.fewest_unique);
+    }
+
+    /// The fewest deletions that empty some known set, in the order of which `deleted` holds
+    /// the first cells (`deleted[d]`, the first `d`) and `rank` each cell's position; `None`
+    /// with no set known.
+    fn first_emptied(
+        &self,
+        deleted: &[CellSet; MAX_SET_CELLS + 1],
+        rank: &[u8; MAX_SET_CELLS],
+    ) -> Option<usize> {
+        let mut first: Option<usize> = None;
+        for &set in &self.sets {
+            // Only a set within the deletions before the best so far can do better, and one
+            // test says whether it is.
+            if first.is_none_or(|first| set & !deleted[first - 1] == 0) {
+                first = Some(emptied_by(set, rank));
+            }
+        }
+        first
+    }
+
+    /// Whether some known set lies within `cells` (so a puzzle without them is not unique).
+    fn any_within(&self, cells: CellSet) -> bool {
+        self.sets.iter().any(|&set| set & !cells == 0)
+    }
+
+    /// The clues of `clues` that are the only clue in some known set: each is needed.
+    fn alone(&self, clues: CellSet) -> CellSet {
+        self.sets.iter().fold(0, |alone, &set| {
+            let hit = set & clues;
+            let single = u128::from(hit & hit.wrapping_sub(1) == 0);
+            alone | (hit & single.wrapping_neg())
+        })
+    }
+}
+
+/// The deletions, in the order of which `rank` gives each cell's position, after which no
+/// cell of `set` is left.
+fn emptied_by(set: CellSet, rank: &[u8; MAX_SET_CELLS]) -> usize {
+    let mut last = 0;
+    let mut rest = set;
+    while rest != 0 {
+        last = last.max(rank[rest.trailing_zeros() as usize]);
+        rest &= rest - 1;
+    }
+    usize::from(last) + 1
+}
+
+/// What a checker says of a puzzle cut from a grid.
+enum Check {
+    /// The grid is its only solution.
+    Unique,
+    /// Another solution differs from the grid on these cells (an unavoidable set).
+    Another(CellSet),
+    /// Neither: the checker stopped before a second solution or the end of its tree.
+    Undecided,
+}
+
+/// The checks of one attempt: its checker, grid and scratch puzzle, and how many it made.
+struct Checking<'a> {
+    checker: &'a dyn Strategy,
+    solution: &'a Grid,
+    /// A puzzle of `solution` and its clues, rewritten where they differ from the next
+    /// check's.
+    scratch: (Grid, CellSet),
+    checks: u64,
+}
+
+impl Checking<'_> {
+    /// What the checker says of the puzzle of the grid's cells in `clues`, as [`unique`] asks
+    /// it (no budget), recorded in `known`: a second solution's difference from the grid is added
+    /// to its sets.
+    fn check(&mut self, known: &mut KnownSets, clues: CellSet) -> Check {
+        let (checker, solution) = (self.checker, self.solution);
+        self.checks += 1;
+        let (puzzle, held) = &mut self.scratch;
+        let mut changed = *held ^ clues;
+        while changed != 0 {
+            let cell = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            puzzle.set(
+                cell,
+                if clues & bit(cell) != 0 {
+                    solution.get(cell)
+                } else {
+                    0
+                },
+            );
+        }
+        *held = clues;
+        let mut other = None;
+        let outcome = checker.search(puzzle, &Limits::solutions(2), &mut |found| {
+            if other.is_none() && found.cells() != solution.cells() {
+                other = Some(
+                    found
+                        .cells()
+                        .iter()
+                        .zip(solution.cells())
+                        .enumerate()
+                        .filter(|(_, (a, b))| a != b)
+                        .fold(0, |set, (cell, _)| set | bit(cell)),
+                );
+            }
+        });
+        match (outcome.verdict(), other) {
+            (Verdict::Unique, _) => {
+                known.fewest_unique = known.fewest_unique.min(clues.count_ones() as usize);
+                Check::Unique
+            }
+            (_, Some(set)) => {
+                known.add(set);
+                Check::Another(set)
+            }
+            (_, None) => Check::Undecided,
+        }
     }
 }
 

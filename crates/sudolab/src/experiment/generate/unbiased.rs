@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use super::{GenerateError, Request, choose_checker};
-use crate::generate::unbiased::{self as method, Attempt, CluesSummary};
+use crate::generate::unbiased::{self as method, Attempt, CluesSummary, KnownSets};
 use crate::grids::GridSampler;
 use crate::model::{Grid, Shape};
 use crate::strategy::Strategy;
@@ -18,6 +18,9 @@ use crate::strategy::rng::{Stream, stream};
 /// Attempts per job made at a time: enough to keep every job busy between hand-overs, few
 /// enough that a small count does not run many attempts past its last puzzle.
 const ATTEMPTS_PER_JOB: u64 = 128;
+
+/// The sets one job's attempts knew and found, grid by grid (by index), in attempt order.
+type FoundSets = Vec<(u64, KnownSets)>;
 
 /// A controlled-bias run, ready: its board, grid sampler and checker.
 pub struct Unbiased {
@@ -126,8 +129,9 @@ pub struct Attempts<'a> {
     next_index: u64,
     /// Attempts made up to the last one handed on (or looked at, while the count is short).
     made: u64,
-    /// The grids the current attempts are cut from, each with its stream after the draw.
-    grids: Vec<(u64, Grid, Stream)>,
+    /// The grids the current attempts are cut from, each with its stream after the draw and
+    /// the unavoidable sets its attempts have found.
+    grids: Vec<(u64, Grid, Stream, KnownSets)>,
     /// Each kept puzzle's clues and grid index, for the distribution.
     kept: Vec<(usize, u64)>,
 }
@@ -186,6 +190,11 @@ impl Attempts<'_> {
     /// The attempts of `indices`, attempt `i` on grid `i / per_grid`: the grids not yet
     /// drawn are drawn (each with its stream after the draw) and those before the chunk's
     /// first dropped.
+    ///
+    /// With more than one attempt a grid, each job's attempts on a grid start from the sets
+    /// the grid's earlier chunks found ([`method::attempt_knowing`]), and what they find is
+    /// added for the next chunk, in job order. The attempts themselves do not depend on the
+    /// sets, so neither does the output.
     fn attempts_on_grids(&mut self, pool: &rayon::ThreadPool, indices: &[u64]) -> Vec<Attempt> {
         let run = self.run;
         let (sampler, checker, seed, per_grid) =
@@ -201,32 +210,57 @@ impl Attempts<'_> {
                 .par_iter()
                 .map(|&index| {
                     let mut rng = stream(seed, index);
-                    (index, sampler.sample(&mut rng), rng)
+                    (index, sampler.sample(&mut rng), rng, KnownSets::new())
                 })
                 .collect()
         });
         grids.extend(drawn);
-        let grids = &*grids;
-        pool.install(|| {
+        let shared = &*grids;
+        let jobs: Vec<(Vec<Attempt>, FoundSets)> = pool.install(|| {
             indices
-                .par_iter()
-                .map(|&index| {
-                    let (grid_index, nth) = (index / per_grid, index % per_grid);
-                    let (_, grid, after_draw) = grids
+                .par_chunks(ATTEMPTS_PER_JOB as usize)
+                .map(|indices| {
+                    let mut found = FoundSets::new();
+                    let attempts = indices
                         .iter()
-                        .find(|(grid, ..)| *grid == grid_index)
-                        .expect("every grid of the chunk is drawn");
-                    // The first attempt on a grid goes on with the grid's own stream (one
-                    // attempt a grid is then the plain method); the others take streams of
-                    // seeds after the run's, which no grid of this run uses.
-                    let mut rng = if nth == 0 {
-                        after_draw.clone()
-                    } else {
-                        stream(seed.wrapping_add(nth), grid_index)
-                    };
-                    method::attempt(grid.clone(), checker, &mut rng, index)
+                        .map(|&index| {
+                            let (grid_index, nth) = (index / per_grid, index % per_grid);
+                            let (_, grid, after_draw, known) = shared
+                                .iter()
+                                .find(|(grid, ..)| *grid == grid_index)
+                                .expect("every grid of the chunk is drawn");
+                            // The first attempt on a grid goes on with the grid's own stream
+                            // (one attempt a grid is then the plain method); the others take
+                            // streams of seeds after the run's, which no grid of this run uses.
+                            let mut rng = if nth == 0 {
+                                after_draw.clone()
+                            } else {
+                                stream(seed.wrapping_add(nth), grid_index)
+                            };
+                            if per_grid == 1 {
+                                // Sets found by one attempt would help no other.
+                                return method::attempt(grid.clone(), checker, &mut rng, index);
+                            }
+                            if found.last().is_none_or(|(grid, _)| *grid != grid_index) {
+                                found.push((grid_index, known.clone()));
+                            }
+                            let (_, known) = found.last_mut().expect("just pushed");
+                            method::attempt_knowing(grid.clone(), checker, &mut rng, index, known)
+                        })
+                        .collect();
+                    (attempts, found)
                 })
                 .collect()
-        })
+        });
+        let mut made = Vec::with_capacity(indices.len());
+        for (attempts, found) in jobs {
+            made.extend(attempts);
+            for (grid_index, sets) in found {
+                if let Some((.., known)) = grids.iter_mut().find(|(grid, ..)| *grid == grid_index) {
+                    known.merge(&sets);
+                }
+            }
+        }
+        made
     }
 }
