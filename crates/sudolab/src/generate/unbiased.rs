@@ -71,12 +71,15 @@ pub fn attempt(
 /// by one, skipping each that is alone in some known set (deleting it empties that set):
 /// - a clue that can go shows the puzzle unique and not minimal, in one check;
 /// - a second solution without the clue differs from the grid on a new unavoidable set: with
-///   the clue in it, the clue is needed; without, the puzzle itself is not unique, and the
-///   new set moves the breaking point earlier;
-/// - with every clue needed, one check of the puzzle itself decides it.
+///   the clue in it, the clue is needed (and the puzzle itself is checked before the next
+///   clue); without, the puzzle itself is not unique, and the new set moves the breaking
+///   point earlier;
+/// - with every clue needed and the puzzle unique, it is minimal.
 ///
-/// After [`MAX_MISSES`] such moves the breaking point is found by bisection as [`attempt`]
-/// finds it, with a known set answering a check where it can. Every verdict comes from a
+/// After [`MAX_MISSES`] such moves, or when the guess has fewer clues than every puzzle the
+/// checks proved unique on this grid (a likely miss, and a sparse puzzle is a costly check),
+/// the breaking point is found by bisection as [`attempt`] finds it, below the bound the
+/// sets give and with a known set answering a check where it can. Every verdict comes from a
 /// complete count of the checker or from an unavoidable set its second solutions showed, so
 /// the outcome is [`attempt`]'s whatever sets are known: they change only the checks made.
 /// Boards of more than 128 cells, and a 1x1 board (whose empty puzzle is unique), take
