@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use super::shuffle;
 use crate::model::Grid;
+use crate::model::cells::{Cells, MAX_CELLS, all_cells, bit, difference};
 use crate::strategy::{Limits, Strategy, Verdict};
 
 /// One attempt of the controlled-bias generator.
@@ -93,20 +94,20 @@ pub fn attempt_knowing(
 ) -> Attempt {
     let order = deletion_order(&solution, rng);
     let cells = order.len();
-    if cells > MAX_SET_CELLS || solution.shape().side() == 1 {
+    if cells > MAX_CELLS || solution.shape().side() == 1 {
         return by_bisection(solution, &order, checker, index);
     }
-    let mut rank = [0u8; MAX_SET_CELLS];
+    let mut rank = [0u8; MAX_CELLS];
     for (position, &cell) in order.iter().enumerate() {
         // At most 128 cells: positions fit in a byte.
         rank[cell] = position as u8;
     }
     // `deleted[d]`: the first `d` cells of the order, as a set.
-    let mut deleted = [0; MAX_SET_CELLS + 1];
+    let mut deleted = [0; MAX_CELLS + 1];
     for (position, &cell) in order.iter().enumerate() {
         deleted[position + 1] = deleted[position] | bit(cell);
     }
-    let all = full(cells);
+    let all = all_cells(cells);
     let mut checking = Checking {
         checker,
         solution: &solution,
@@ -277,9 +278,6 @@ fn by_bisection(solution: Grid, order: &[usize], checker: &dyn Strategy, index: 
     cut(solution, order, lo, minimal, checks, index)
 }
 
-/// The most cells [`KnownSets`] holds a set of: a set is a `u128`.
-const MAX_SET_CELLS: usize = 128;
-
 /// The most sets [`KnownSets`] keeps: every attempt scans them all, and the sets that move a
 /// breaking point are found early (later ones are rarely needed).
 const MAX_KNOWN_SETS: usize = 128;
@@ -289,27 +287,11 @@ const MAX_KNOWN_SETS: usize = 128;
 /// checks find are often large (a second solution can differ from the grid on many cells).
 const MAX_KNOWN_SET_CELLS: u32 = 12;
 
-/// A set of cells of a board of at most 128 cells: bit `i` is cell `i`.
-type CellSet = u128;
-
-const fn bit(cell: usize) -> CellSet {
-    1 << cell
-}
-
-/// Every cell of a board of `cells` cells.
-fn full(cells: usize) -> CellSet {
-    if cells == MAX_SET_CELLS {
-        CellSet::MAX
-    } else {
-        bit(cells) - 1
-    }
-}
-
 /// Unavoidable sets of one grid (cells where another grid differs from it), as the checks
 /// of [`attempt_knowing`] find them. Sets found on one grid are meaningless on another.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KnownSets {
-    sets: Vec<CellSet>,
+    sets: Vec<Cells>,
     /// The fewest clues of a puzzle the checks proved unique (more than the board's cells
     /// before the first).
     fewest_unique: usize,
@@ -342,7 +324,7 @@ impl KnownSets {
 
     /// Adds `set` unless it is known, larger than [`MAX_KNOWN_SET_CELLS`] or the collection
     /// is full; the sets are kept smallest first.
-    pub fn add(&mut self, set: CellSet) {
+    pub fn add(&mut self, set: Cells) {
         let size = set.count_ones();
         if self.sets.len() == MAX_KNOWN_SETS || size > MAX_KNOWN_SET_CELLS {
             return;
@@ -370,8 +352,8 @@ impl KnownSets {
     /// with no set known.
     fn first_emptied(
         &self,
-        deleted: &[CellSet; MAX_SET_CELLS + 1],
-        rank: &[u8; MAX_SET_CELLS],
+        deleted: &[Cells; MAX_CELLS + 1],
+        rank: &[u8; MAX_CELLS],
     ) -> Option<usize> {
         let mut first: Option<usize> = None;
         for &set in &self.sets {
@@ -385,12 +367,12 @@ impl KnownSets {
     }
 
     /// Whether some known set lies within `cells` (so a puzzle without them is not unique).
-    fn any_within(&self, cells: CellSet) -> bool {
+    fn any_within(&self, cells: Cells) -> bool {
         self.sets.iter().any(|&set| set & !cells == 0)
     }
 
     /// The clues of `clues` that are the only clue in some known set: each is needed.
-    fn alone(&self, clues: CellSet) -> CellSet {
+    fn alone(&self, clues: Cells) -> Cells {
         self.sets.iter().fold(0, |alone, &set| {
             let hit = set & clues;
             let single = u128::from(hit & hit.wrapping_sub(1) == 0);
@@ -401,7 +383,7 @@ impl KnownSets {
 
 /// The deletions, in the order of which `rank` gives each cell's position, after which no
 /// cell of `set` is left.
-fn emptied_by(set: CellSet, rank: &[u8; MAX_SET_CELLS]) -> usize {
+fn emptied_by(set: Cells, rank: &[u8; MAX_CELLS]) -> usize {
     let mut last = 0;
     let mut rest = set;
     while rest != 0 {
@@ -416,7 +398,7 @@ enum Check {
     /// The grid is its only solution.
     Unique,
     /// Another solution differs from the grid on these cells (an unavoidable set).
-    Another(CellSet),
+    Another(Cells),
     /// Neither: the checker stopped before a second solution or the end of its tree.
     Undecided,
 }
@@ -427,7 +409,7 @@ struct Checking<'a> {
     solution: &'a Grid,
     /// A puzzle of `solution` and its clues, rewritten where they differ from the next
     /// check's.
-    scratch: (Grid, CellSet),
+    scratch: (Grid, Cells),
     checks: u64,
 }
 
@@ -435,7 +417,7 @@ impl Checking<'_> {
     /// What the checker says of the puzzle of the grid's cells in `clues`, as [`unique`] asks
     /// it (no budget), recorded in `known`: a second solution's difference from the grid is added
     /// to its sets.
-    fn check(&mut self, known: &mut KnownSets, clues: CellSet) -> Check {
+    fn check(&mut self, known: &mut KnownSets, clues: Cells) -> Check {
         let (checker, solution) = (self.checker, self.solution);
         self.checks += 1;
         let (puzzle, held) = &mut self.scratch;
@@ -456,15 +438,7 @@ impl Checking<'_> {
         let mut other = None;
         let outcome = checker.search(puzzle, &Limits::solutions(2), &mut |found| {
             if other.is_none() && found.cells() != solution.cells() {
-                other = Some(
-                    found
-                        .cells()
-                        .iter()
-                        .zip(solution.cells())
-                        .enumerate()
-                        .filter(|(_, (a, b))| a != b)
-                        .fold(0, |set, (cell, _)| set | bit(cell)),
-                );
+                other = Some(difference(solution, found));
             }
         });
         match (outcome.verdict(), other) {

@@ -29,12 +29,13 @@ use std::time::{Duration, Instant};
 use cpu_time::ThreadTime;
 
 use super::classes::essentially_different_grids;
-use super::unavoidable::{Cells, bit, difference, unavoidable_sets};
+use super::unavoidable::unavoidable_sets;
+use crate::model::cells::{Cells, all_cells, bit, difference};
 use crate::model::{Grid, Shape, find_conflict};
 use crate::strategy::{Fast, Limits, Strategy};
 
 /// The most cells a board may have: cells are bits of a `u128`.
-pub const MAX_CELLS: usize = 128;
+pub const MAX_CELLS: usize = crate::model::cells::MAX_CELLS;
 
 /// Digits blanked together when the unavoidable sets are collected, unless asked otherwise.
 pub const DEFAULT_SET_DIGITS: usize = 4;
@@ -257,11 +258,7 @@ fn search_within(
     let initial = sets.len();
     let mut search = Search {
         grid,
-        full: if cells == MAX_CELLS {
-            Cells::MAX
-        } else {
-            bit(cells) - 1
-        },
+        full: all_cells(cells),
         target: clues,
         sets: Vec::with_capacity(MAX_SETS),
         degree: [0; MAX_CELLS],

@@ -9,25 +9,9 @@
 //! the other grid agrees with this one on every cell outside the set.
 
 use crate::model::Grid;
+pub use crate::model::cells::Cells;
+use crate::model::cells::difference;
 use crate::strategy::{Fast, Limits, Strategy};
-
-/// A set of cells of a board of at most 128 cells: bit `i` is cell `i` (row-major).
-pub type Cells = u128;
-
-/// The bit of one cell.
-pub(super) const fn bit(cell: usize) -> Cells {
-    1 << cell
-}
-
-/// The cells where `other` differs from `grid` (both complete grids of one shape).
-pub(super) fn difference(grid: &Grid, other: &Grid) -> Cells {
-    grid.cells()
-        .iter()
-        .zip(other.cells())
-        .enumerate()
-        .filter(|(_, (a, b))| a != b)
-        .fold(0, |set, (cell, _)| set | bit(cell))
-}
 
 /// What the collection of unavoidable sets found and what it cost.
 #[derive(Debug, Clone, PartialEq, Eq)]

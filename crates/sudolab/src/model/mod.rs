@@ -2,6 +2,7 @@
 //! transformations and certification. No IO, no search.
 
 mod candidates;
+pub mod cells;
 pub(crate) mod choice;
 mod digits;
 mod features;
