@@ -66,6 +66,56 @@ fn a_seed_gives_the_same_minimal_puzzles_at_any_jobs() {
     }
 }
 
+/// With many attempts a grid, the sets a grid's attempts share change the checks they make,
+/// but a seed still fixes everything written, checks included, at any jobs: the runs span
+/// many chunks at both sizes and grids split across chunks (more attempts a grid than a
+/// chunk makes of one).
+#[test]
+fn shared_sets_give_the_same_checks_at_any_jobs() {
+    for (shape, count, per_grid) in [
+        ("2x2", "40", "20"),
+        ("2x3", "12", "7"),
+        ("2x2", "3000", "20000"),
+    ] {
+        let args = [
+            "generate",
+            "--unbiased",
+            "--box",
+            shape,
+            "--seed",
+            "5",
+            "-c",
+            count,
+            "--attempts-per-grid",
+            per_grid,
+            "--json",
+        ];
+        let one = sudolab(&[&args[..], &["-j", "1"]].concat(), "");
+        assert_eq!(one.code, 0, "{}", one.stderr);
+        let two = sudolab(&[&args[..], &["-j", "2"]].concat(), "");
+        assert_eq!(two.code, 0, "{}", two.stderr);
+        let (one, two): (serde_json::Value, serde_json::Value) = (
+            serde_json::from_str(&one.stdout).unwrap(),
+            serde_json::from_str(&two.stdout).unwrap(),
+        );
+        let checks = |run: &serde_json::Value| -> Vec<(u64, u64)> {
+            run["puzzles"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| (p["index"].as_u64().unwrap(), p["checks"].as_u64().unwrap()))
+                .collect()
+        };
+        assert_eq!(checks(&one).len(), count.parse::<usize>().unwrap());
+        assert_eq!(
+            checks(&one),
+            checks(&two),
+            "{shape}, {per_grid} attempts a grid"
+        );
+        assert_eq!(one["distribution"], two["distribution"]);
+    }
+}
+
 const PINNED_4X4: &str = concat!(
     ".2..4...2..3.3.. 3241413224131324\n",
     ".1.....3.....2.4 3142241343211234\n",

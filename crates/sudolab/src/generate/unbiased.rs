@@ -339,14 +339,6 @@ impl KnownSets {
         }
     }
 
-    /// Adds what `other` (of the same grid) knows and this one does not.
-    pub fn merge(&mut self, other: &KnownSets) {
-        for &set in &other.sets {
-            self.add(set);
-        }
-        self.fewest_unique = self.fewest_unique.min(other.fewest_unique);
-    }
-
     /// The fewest deletions that empty some known set, in the order of which `deleted` holds
     /// the first cells (`deleted[d]`, the first `d`) and `rank` each cell's position; `None`
     /// with no set known.

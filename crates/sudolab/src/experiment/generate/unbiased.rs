@@ -19,8 +19,13 @@ use crate::strategy::rng::{Stream, stream};
 /// enough that a small count does not run many attempts past its last puzzle.
 const ATTEMPTS_PER_JOB: u64 = 128;
 
-/// The sets one job's attempts knew and found, grid by grid (by index), in attempt order.
-type FoundSets = Vec<(u64, KnownSets)>;
+/// Attempts on one grid a chunk makes at most: a grid of more attempts goes on in the next
+/// chunk, so that a small count stops soon after its last puzzle.
+const MAX_GRID_RUN: u64 = 1 << 14;
+
+/// A drawn grid: its index, the grid, its stream after the draw and the unavoidable sets its
+/// attempts have found.
+type Drawn = (u64, Grid, Stream, KnownSets);
 
 /// A controlled-bias run, ready: its board, grid sampler and checker.
 pub struct Unbiased {
@@ -129,9 +134,8 @@ pub struct Attempts<'a> {
     next_index: u64,
     /// Attempts made up to the last one handed on (or looked at, while the count is short).
     made: u64,
-    /// The grids the current attempts are cut from, each with its stream after the draw and
-    /// the unavoidable sets its attempts have found.
-    grids: Vec<(u64, Grid, Stream, KnownSets)>,
+    /// The grids the current attempts are cut from, in index order.
+    grids: Vec<Drawn>,
     /// Each kept puzzle's clues and grid index, for the distribution.
     kept: Vec<(usize, u64)>,
 }
@@ -158,15 +162,15 @@ impl Attempts<'_> {
         method::summarize(self.run.shape.cell_count(), &self.kept)
     }
 
-    /// The next chunk of attempts, made on `pool` ([`ATTEMPTS_PER_JOB`] a thread): the
-    /// minimal puzzles among them, in attempt order, up to the one that completes the count
-    /// (the same puzzles at any pool size). Often empty: few attempts keep a puzzle.
+    /// The next chunk of attempts, made on `pool`: the minimal puzzles among them, in attempt
+    /// order, up to the one that completes the count (the same puzzles, with the same checks,
+    /// at any pool size). Often empty: few attempts keep a puzzle.
     pub fn next_chunk(&mut self, pool: &rayon::ThreadPool) -> Vec<Attempt> {
         if self.left == 0 {
             return Vec::new();
         }
         let jobs = pool.current_num_threads().max(1) as u64;
-        let chunk = jobs * ATTEMPTS_PER_JOB;
+        let chunk = jobs * chunk_per_job(self.run.per_grid);
         let indices: Vec<u64> = (self.next_index..self.next_index + chunk).collect();
         self.next_index += chunk;
         let made = self.attempts_on_grids(pool, &indices);
@@ -191,10 +195,10 @@ impl Attempts<'_> {
     /// drawn are drawn (each with its stream after the draw) and those before the chunk's
     /// first dropped.
     ///
-    /// With more than one attempt a grid, each job's attempts on a grid start from the sets
-    /// the grid's earlier chunks found ([`method::attempt_knowing`]), and what they find is
-    /// added for the next chunk, in job order. The attempts themselves do not depend on the
-    /// sets, so neither does the output.
+    /// With more than one attempt a grid, a grid's attempts run in attempt order in one job,
+    /// each starting from the sets all earlier attempts on the grid found
+    /// ([`method::attempt_knowing`]), carried from chunk to chunk. The checks therefore do not
+    /// depend on the pool or the chunk size, and the attempts themselves not even on the sets.
     fn attempts_on_grids(&mut self, pool: &rayon::ThreadPool, indices: &[u64]) -> Vec<Attempt> {
         let run = self.run;
         let (sampler, checker, seed, per_grid) =
@@ -215,52 +219,67 @@ impl Attempts<'_> {
                 .collect()
         });
         grids.extend(drawn);
-        let shared = &*grids;
-        let jobs: Vec<(Vec<Attempt>, FoundSets)> = pool.install(|| {
-            indices
-                .par_chunks(ATTEMPTS_PER_JOB as usize)
-                .map(|indices| {
-                    let mut found = FoundSets::new();
-                    let attempts = indices
+        grids.sort_by_key(|(grid, ..)| *grid);
+        // One attempt: its grid's own stream goes on (one attempt a grid is then the plain
+        // method); the others take streams of seeds after the run's, which no grid of this
+        // run uses.
+        let stream_of = |index: u64, after_draw: &Stream| {
+            let (grid_index, nth) = (index / per_grid, index % per_grid);
+            if nth == 0 {
+                after_draw.clone()
+            } else {
+                stream(seed.wrapping_add(nth), grid_index)
+            }
+        };
+        if per_grid == 1 {
+            // Sets found by one attempt would help no other.
+            let shared = &*grids;
+            return pool.install(|| {
+                indices
+                    .par_iter()
+                    .with_min_len(ATTEMPTS_PER_JOB as usize)
+                    .map(|&index| {
+                        let (_, grid, after_draw, _) = shared
+                            .iter()
+                            .find(|(grid, ..)| *grid == index)
+                            .expect("every grid of the chunk is drawn");
+                        let mut rng = stream_of(index, after_draw);
+                        method::attempt(grid.clone(), checker, &mut rng, index)
+                    })
+                    .collect()
+            });
+        }
+        // The chunk's attempts grid by grid (the grids are sorted, as are the indices).
+        let runs: Vec<(&[u64], &mut Drawn)> = indices
+            .chunk_by(|a, b| a / per_grid == b / per_grid)
+            .zip(grids.iter_mut().skip_while(|(grid, ..)| *grid < first))
+            .collect();
+        let per_job = (ATTEMPTS_PER_JOB / per_grid).max(1) as usize;
+        pool.install(|| {
+            runs.into_par_iter()
+                .with_min_len(per_job)
+                .flat_map_iter(|(indices, (grid_index, grid, after_draw, known))| {
+                    debug_assert!(indices.iter().all(|index| index / per_grid == *grid_index));
+                    indices
                         .iter()
                         .map(|&index| {
-                            let (grid_index, nth) = (index / per_grid, index % per_grid);
-                            let (_, grid, after_draw, known) = shared
-                                .iter()
-                                .find(|(grid, ..)| *grid == grid_index)
-                                .expect("every grid of the chunk is drawn");
-                            // The first attempt on a grid goes on with the grid's own stream
-                            // (one attempt a grid is then the plain method); the others take
-                            // streams of seeds after the run's, which no grid of this run uses.
-                            let mut rng = if nth == 0 {
-                                after_draw.clone()
-                            } else {
-                                stream(seed.wrapping_add(nth), grid_index)
-                            };
-                            if per_grid == 1 {
-                                // Sets found by one attempt would help no other.
-                                return method::attempt(grid.clone(), checker, &mut rng, index);
-                            }
-                            if found.last().is_none_or(|(grid, _)| *grid != grid_index) {
-                                found.push((grid_index, known.clone()));
-                            }
-                            let (_, known) = found.last_mut().expect("just pushed");
+                            let mut rng = stream_of(index, after_draw);
                             method::attempt_knowing(grid.clone(), checker, &mut rng, index, known)
                         })
-                        .collect();
-                    (attempts, found)
+                        .collect::<Vec<_>>()
                 })
                 .collect()
-        });
-        let mut made = Vec::with_capacity(indices.len());
-        for (attempts, found) in jobs {
-            made.extend(attempts);
-            for (grid_index, sets) in found {
-                if let Some((.., known)) = grids.iter_mut().find(|(grid, ..)| *grid == grid_index) {
-                    known.merge(&sets);
-                }
-            }
-        }
-        made
+        })
+    }
+}
+
+/// Attempts a job is handed in each chunk: [`ATTEMPTS_PER_JOB`] rounded up to whole grids, so
+/// that a job runs each grid's attempts one after the other, or [`MAX_GRID_RUN`] of a grid
+/// with more.
+fn chunk_per_job(per_grid: u64) -> u64 {
+    if per_grid > MAX_GRID_RUN {
+        MAX_GRID_RUN
+    } else {
+        ATTEMPTS_PER_JOB.div_ceil(per_grid) * per_grid
     }
 }
