@@ -43,6 +43,10 @@ NOT_IN_PYTHON = {
     "with-solution": {"generate"},  # the table always has the solution column
     # generate's `start` and `count` pick any range of the seed's stream.
     "shard": {"generate"},
+    # --unbiased runs split into processes: every attempt on a range of grids, and the
+    # distribution of the shards' JSON documents; in Python one call makes the run.
+    "grids": {"generate"},
+    "summarize": {"generate"},
     # The puzzle is the first argument (`trace(sudolab.read(f)["puzzle"][n].as_py())`).
     "puzzle": {"trace"},
     "report": {"trace"},  # Trace.save(path) writes the page

@@ -157,8 +157,29 @@ pub(crate) struct GenerateArgs {
     /// one in 200,000, so 10,000 9x9 puzzles take hours of CPU even with
     /// --attempts-per-grid 1000, the fastest way (docs/benchmarks.md has the figures).
     #[arg(long, conflicts_with_all = ["clues", "minimal", "symmetry", "rating", "variant",
-          "rules", "model", "holes", "verify", "external", "shard"])]
+          "rules", "model", "holes", "verify", "external"])]
     unbiased: bool,
+
+    /// With --unbiased, make every attempt on the first M grids and keep every minimal puzzle
+    /// they give, instead of stopping at --count puzzles. With --shard K/N, only shard K's
+    /// range of the M grids: the shards' lines, concatenated in order, are the whole run's,
+    /// and --summarize puts the distributions of their --json documents together, so that a
+    /// run of hours can be spread over machines or sessions.
+    #[arg(
+        long,
+        value_name = "M",
+        requires = "unbiased",
+        conflicts_with = "count"
+    )]
+    grids: Option<u64>,
+
+    /// With --unbiased, generate nothing: read the --json documents of shards of one
+    /// '--unbiased --grids M' run (same seed, board, checker and attempts a grid; their grid
+    /// ranges adjoining) and print the distribution of all their puzzles as --stats does, on
+    /// stdout (--json: as one document).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "unbiased",
+          conflicts_with_all = ["grids", "count", "shard", "stats"])]
+    summarize: Vec<std::path::PathBuf>,
 
     /// With --unbiased, attempts on each drawn grid (default 1: a fresh grid per attempt).
     /// Every grid gets the same number of attempts whatever they keep, so the weighted
@@ -267,6 +288,10 @@ impl Reached {
 }
 
 pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
+    if !args.summarize.is_empty() {
+        // Reads shards' documents: nothing to prepare (a 9x9 sampler's tables take seconds).
+        return unbiased::summarize::run(args);
+    }
     let request = request_of(args)?;
     let holes_model = matches!(args.model, Model::Qwh | Model::Gsp);
     if !holes_model && args.holes.is_none() && args.shard.is_some() && request.filters() {

@@ -501,3 +501,145 @@ fn essentially_different_grids_match_the_published_counts() {
          measured on them\n"
     );
 }
+
+const GRID_RUN: [&str; 11] = [
+    "generate",
+    "--unbiased",
+    "--box",
+    "2x2",
+    "--seed",
+    "5",
+    "--grids",
+    "300",
+    "--attempts-per-grid",
+    "20",
+    "--json",
+];
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let run = sudolab(args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+/// `GRID_RUN`'s shards 1/3, 2/3 and 3/3, written to `dir`: their documents and paths.
+fn grid_shards(dir: &std::path::Path) -> Vec<(serde_json::Value, String)> {
+    std::fs::create_dir_all(dir).unwrap();
+    ["1/3", "2/3", "3/3"]
+        .iter()
+        .map(|k| {
+            let shard = json_of(&[&GRID_RUN[..], &["--shard", k, "-j", "1"]].concat());
+            let path = dir.join(format!("shard-{}.json", k.replace('/', "-")));
+            std::fs::write(&path, shard.to_string()).unwrap();
+            (shard, path.to_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// `--grids M --shard K/N`: the shards of a run of every attempt on M grids are that run cut
+/// at grid boundaries (the same puzzles and checks), whose first puzzles are a count's run's,
+/// and `--summarize` puts their documents together into the whole run's distribution.
+#[test]
+fn grid_shards_are_the_run_and_summarize_puts_them_together() {
+    let dir = std::env::temp_dir().join(format!("sudolab-grid-shards-{}", std::process::id()));
+    let rows = |document: &serde_json::Value| -> Vec<(u64, u64, u64, String)> {
+        document["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let number = |name: &str| p[name].as_u64().unwrap();
+                let line = p["line"].as_str().unwrap().to_string();
+                (number("index"), number("clues"), number("checks"), line)
+            })
+            .collect()
+    };
+    let whole = json_of(&GRID_RUN);
+    assert_eq!(whole["grids"], serde_json::json!([0, 300]));
+    assert_eq!(whole["attempts"], 6000);
+    let shards = grid_shards(&dir);
+    let joined: Vec<_> = shards.iter().flat_map(|(shard, _)| rows(shard)).collect();
+    assert_eq!(joined, rows(&whole));
+    // A count's run of as many puzzles keeps the same ones.
+    let count = rows(&whole).len().to_string();
+    let counted = json_of(&[
+        "generate",
+        "--unbiased",
+        "--box",
+        "2x2",
+        "--seed",
+        "5",
+        "-c",
+        &count,
+        "--attempts-per-grid",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(rows(&counted), rows(&whole));
+    // The shards in any order make the whole run's distribution.
+    let summary = json_of(&[
+        "generate",
+        "--unbiased",
+        "--json",
+        "--summarize",
+        &shards[2].1,
+        &shards[0].1,
+        &shards[1].1,
+    ]);
+    assert_eq!(summary["distribution"], whole["distribution"]);
+    assert_eq!(summary["attempts"], 6000);
+    assert_eq!(summary["grids"], serde_json::json!([0, 300]));
+    assert_eq!(summary["shards"], 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What cannot be one whole run is refused, by name: a gap, an overlap, shards of two seeds,
+/// a shard that did not finish, and shards of a count's run.
+#[test]
+fn summarize_refuses_what_is_not_one_whole_run() {
+    let dir = std::env::temp_dir().join(format!("sudolab-grid-refused-{}", std::process::id()));
+    let shards = grid_shards(&dir);
+    let paths: Vec<&str> = shards.iter().map(|(_, path)| path.as_str()).collect();
+    let refused = |args: &[&str], expected: &str| {
+        let run = sudolab(args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stdout);
+        assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
+    };
+    let summarize = ["generate", "--unbiased", "--summarize"];
+    refused(
+        &[&summarize[..], &[paths[0], paths[2]]].concat(),
+        "grids 100..200 are in no shard",
+    );
+    refused(
+        &[&summarize[..], &[paths[0], paths[1], paths[0]]].concat(),
+        "overlap: give each shard once",
+    );
+    let mut other = shards[1].0.clone();
+    other["seed"] = serde_json::json!(6);
+    let other_path = dir.join("other-seed.json");
+    let other_name = other_path.to_str().unwrap();
+    std::fs::write(&other_path, other.to_string()).unwrap();
+    refused(
+        &[&summarize[..], &[paths[0], other_name]].concat(),
+        "differ in \"seed\"",
+    );
+    other["seed"] = serde_json::json!(5);
+    other["attempts"] = serde_json::json!(1999);
+    std::fs::write(&other_path, other.to_string()).unwrap();
+    refused(
+        &[&summarize[..], &[other_name]].concat(),
+        "1999 attempts made of the 2000 on grids 100..200 at 20 a grid: the shard did not \
+         finish",
+    );
+    std::fs::write(&other_path, "{\"seed\": 5,\n \"box\": }").unwrap();
+    refused(
+        &[&summarize[..], &[other_name]].concat(),
+        "not a JSON document (expected the --json output of 'generate --unbiased --grids M'): \
+         expected value at line 2 column 9",
+    );
+    refused(
+        &["generate", "--unbiased", "--shard", "1/2", "-c", "3"],
+        "--shard with --unbiased splits the grids of --grids M",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,6 +5,8 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use anyhow::bail;
+
 use serde_json::json;
 
 use sudolab::experiment::generate::Unbiased;
@@ -18,26 +20,43 @@ use super::super::{Status, worker_pool};
 
 use super::{GenerateArgs, Reached};
 
+pub(super) mod summarize;
+
 pub(super) fn run(args: &GenerateArgs, run: &Unbiased) -> anyhow::Result<Status> {
     let (shape, checker) = (run.shape(), run.checker());
+    let grids = match (args.grids, args.shard) {
+        (Some(grids), shard) => Some(shard.map_or(0..grids, |shard| shard.range(grids))),
+        (None, Some(_)) => bail!(
+            "--shard with --unbiased splits the grids of --grids M: a run of --count puzzles \
+             cannot know where a shard's part starts; give --grids M (every minimal puzzle of \
+             the first M grids) and --shard K/N"
+        ),
+        (None, None) => None,
+    };
     let (pool, jobs) = worker_pool(args.jobs)?;
     let mut out = Out::new();
     if args.json {
-        let header = json!({
+        let mut header = json!({
             "seed": args.seed,
             "box": shape.to_string(),
             "unbiased": true,
             "attempts_per_grid": run.attempts_per_grid(),
             "checker": checker.name(),
-        })
-        .to_string();
+        });
+        if let Some(grids) = &grids {
+            header["grids"] = json!([grids.start, grids.end]);
+        }
+        let header = header.to_string();
         out.write_str(&header[..header.len() - 1])?;
         out.write_str(",\"puzzles\":[")?;
     }
     let started = Instant::now();
     let mut written = 0u64;
     let mut clue_counts = Vec::new();
-    let mut attempts = run.attempts(args.count);
+    let mut attempts = match grids {
+        Some(grids) => run.grid_range(grids),
+        None => run.attempts(args.count),
+    };
     while attempts.left() > 0 {
         for attempt in attempts.next_chunk(&pool) {
             write(&mut out, args, &attempt, written)?;

@@ -28,7 +28,7 @@ use crate::strategy::{self, EngineChoice, Limits, Strategy};
 
 mod unbiased;
 
-pub use unbiased::{Attempts, Unbiased, unbiased_conflict};
+pub use unbiased::{Attempts, GridShard, JoinedShards, Unbiased, join_shards, unbiased_conflict};
 
 crate::model::choice::choice! {
     /// The instance family of a generation run.

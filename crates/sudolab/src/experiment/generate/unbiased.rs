@@ -6,6 +6,8 @@
 //! Every grid and every attempt's order come from `strategy::rng::stream`, so a seed gives the
 //! same puzzles with any thread pool and in any chunk size.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use super::{GenerateError, Request, choose_checker};
@@ -120,6 +122,26 @@ impl Unbiased {
             run: self,
             left: count,
             next_index: 0,
+            end: u64::MAX,
+            made: 0,
+            grids: Vec::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// The run of every attempt on the grids of `grids` (by index), every minimal puzzle kept:
+    /// the same attempts, puzzles and checks as a count's run makes on those grids, so that
+    /// runs on consecutive ranges (shards) together are the run on their union.
+    pub fn grid_range(&self, grids: Range<u64>) -> Attempts<'_> {
+        let (next_index, end) = (
+            grids.start.saturating_mul(self.per_grid),
+            grids.end.saturating_mul(self.per_grid),
+        );
+        Attempts {
+            run: self,
+            left: if next_index < end { u64::MAX } else { 0 },
+            next_index,
+            end,
             made: 0,
             grids: Vec::new(),
             kept: Vec::new(),
@@ -130,8 +152,11 @@ impl Unbiased {
 /// A controlled-bias run's output, chunk by chunk: the minimal puzzles kept, in attempt order.
 pub struct Attempts<'a> {
     run: &'a Unbiased,
+    /// Puzzles still to keep; `u64::MAX` for a run of grids until its last attempt is made.
     left: u64,
     next_index: u64,
+    /// The index after the run's last attempt (`u64::MAX` for a count's run).
+    end: u64,
     /// Attempts made up to the last one handed on (or looked at, while the count is short).
     made: u64,
     /// The grids the current attempts are cut from, in index order.
@@ -141,7 +166,8 @@ pub struct Attempts<'a> {
 }
 
 impl Attempts<'_> {
-    /// How many puzzles are still to come: 0 when the run is over.
+    /// How many puzzles are still to come: 0 when the run is over (`u64::MAX` while a run of
+    /// grids has attempts to make).
     pub fn left(&self) -> u64 {
         self.left
     }
@@ -163,7 +189,7 @@ impl Attempts<'_> {
     }
 
     /// The next chunk of attempts, made on `pool`: the minimal puzzles among them, in attempt
-    /// order, up to the one that completes the count (the same puzzles, with the same checks,
+    /// order, up to the one that completes a count (the same puzzles, with the same checks,
     /// at any pool size). Often empty: few attempts keep a puzzle.
     pub fn next_chunk(&mut self, pool: &rayon::ThreadPool) -> Vec<Attempt> {
         if self.left == 0 {
@@ -171,8 +197,13 @@ impl Attempts<'_> {
         }
         let jobs = pool.current_num_threads().max(1) as u64;
         let chunk = jobs * chunk_per_job(self.run.per_grid);
-        let indices: Vec<u64> = (self.next_index..self.next_index + chunk).collect();
-        self.next_index += chunk;
+        let last = self.next_index.saturating_add(chunk).min(self.end);
+        let indices: Vec<u64> = (self.next_index..last).collect();
+        self.next_index = last;
+        if last == self.end {
+            // A run of grids keeps what its last chunk makes; a count's run cannot get here.
+            self.left = 0;
+        }
         let made = self.attempts_on_grids(pool, &indices);
         let mut kept = Vec::new();
         for attempt in made {
@@ -183,9 +214,11 @@ impl Attempts<'_> {
             self.kept
                 .push((attempt.clues, attempt.index / self.run.per_grid));
             kept.push(attempt);
-            self.left -= 1;
-            if self.left == 0 {
-                break;
+            if self.end == u64::MAX {
+                self.left -= 1;
+                if self.left == 0 {
+                    break;
+                }
             }
         }
         kept
@@ -282,4 +315,120 @@ fn chunk_per_job(per_grid: u64) -> u64 {
     } else {
         ATTEMPTS_PER_JOB.div_ceil(per_grid) * per_grid
     }
+}
+
+/// What one shard of a run of grids ([`Unbiased::grid_range`]) made, as its output records it.
+#[derive(Clone, Debug)]
+pub struct GridShard {
+    /// Where it was read from, for messages.
+    pub name: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// The board.
+    pub shape: Shape,
+    /// The checker's name.
+    pub checker: String,
+    /// Attempts on each grid.
+    pub per_grid: u64,
+    /// The grids it made every attempt on.
+    pub grids: Range<u64>,
+    /// The attempts it made (a finished shard: all of its grids').
+    pub attempts: u64,
+    /// Each kept puzzle's clues and attempt index.
+    pub kept: Vec<(usize, u64)>,
+}
+
+/// Shards joined into their run: the first shard (by grids) gives the run's settings.
+#[derive(Clone, Debug)]
+pub struct JoinedShards {
+    /// The first shard's settings, with the grids and attempts of all.
+    pub run: GridShard,
+    /// Shards joined.
+    pub shards: usize,
+    /// The clue-count distribution of every kept puzzle; `None` with none kept.
+    pub summary: Option<CluesSummary>,
+}
+
+/// The run that `shards` (in any order) are the parts of: of one seed, board, checker and
+/// attempts a grid, each finished, their grid ranges adjoining with no gap and no overlap.
+/// Anything else is an error naming the shards, never a smaller sample.
+pub fn join_shards(mut shards: Vec<GridShard>) -> Result<JoinedShards, GenerateError> {
+    for shard in &shards {
+        let expected =
+            (shard.grids.end.saturating_sub(shard.grids.start)).saturating_mul(shard.per_grid);
+        if shard.per_grid == 0 || shard.attempts != expected {
+            return Err(GenerateError::new(format!(
+                "{}: {} attempts made of the {expected} on grids {}..{} at {} a grid: the \
+                 shard did not finish; run it again",
+                shard.name, shard.attempts, shard.grids.start, shard.grids.end, shard.per_grid
+            )));
+        }
+        let cells = shard.shape.cell_count();
+        if let Some(&(clues, index)) = shard.kept.iter().find(|&&(clues, index)| {
+            clues > cells || !shard.grids.contains(&(index / shard.per_grid))
+        }) {
+            return Err(GenerateError::new(format!(
+                "{}: the puzzle of attempt {index} ({clues} clues) is not of grids {}..{} of \
+                 a {} board",
+                shard.name, shard.grids.start, shard.grids.end, shard.shape
+            )));
+        }
+    }
+    shards.sort_by_key(|shard| (shard.grids.start, shard.grids.end));
+    let Some(first) = shards.first() else {
+        return Err(GenerateError::new("no shard to join"));
+    };
+    for shard in &shards[1..] {
+        let differs = [
+            (shard.seed != first.seed, "seed"),
+            (shard.shape != first.shape, "box"),
+            (shard.checker != first.checker, "checker"),
+            (shard.per_grid != first.per_grid, "attempts_per_grid"),
+        ]
+        .into_iter()
+        .find_map(|(differs, field)| differs.then_some(field));
+        if let Some(field) = differs {
+            return Err(GenerateError::new(format!(
+                "{} and {} differ in \"{field}\": the shards of one run share seed, board, \
+                 checker and attempts a grid",
+                first.name, shard.name
+            )));
+        }
+    }
+    for pair in shards.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        if b.grids.start < a.grids.end {
+            return Err(GenerateError::new(format!(
+                "{} (grids {}..{}) and {} (grids {}..{}) overlap: give each shard once",
+                a.name, a.grids.start, a.grids.end, b.name, b.grids.start, b.grids.end
+            )));
+        }
+        if b.grids.start > a.grids.end {
+            return Err(GenerateError::new(format!(
+                "grids {}..{} are in no shard: {} ends at {} and {} starts at {}; run the \
+                 missing shard",
+                a.grids.end, b.grids.start, a.name, a.grids.end, b.name, b.grids.start
+            )));
+        }
+    }
+    let per_grid = first.per_grid;
+    let kept: Vec<(usize, u64)> = shards
+        .iter()
+        .flat_map(|shard| {
+            shard
+                .kept
+                .iter()
+                .map(|&(clues, index)| (clues, index / per_grid))
+        })
+        .collect();
+    let summary = method::summarize(first.shape.cell_count(), &kept);
+    let mut run = first.clone();
+    run.grids = first.grids.start..shards[shards.len() - 1].grids.end;
+    run.attempts = shards.iter().map(|shard| shard.attempts).sum();
+    run.kept = shards.iter().flat_map(|shard| shard.kept.clone()).collect();
+    Ok(JoinedShards {
+        run,
+        shards: shards.len(),
+        summary,
+    })
 }
