@@ -354,9 +354,15 @@ pub struct JoinedShards {
 /// Anything else is an error naming the shards, never a smaller sample.
 pub fn join_shards(mut shards: Vec<GridShard>) -> Result<JoinedShards, GenerateError> {
     for shard in &shards {
+        if shard.per_grid == 0 {
+            return Err(GenerateError::new(format!(
+                "{}: 0 attempts a grid: a run of grids makes 1 or more on each",
+                shard.name
+            )));
+        }
         let expected =
             (shard.grids.end.saturating_sub(shard.grids.start)).saturating_mul(shard.per_grid);
-        if shard.per_grid == 0 || shard.attempts != expected {
+        if shard.attempts != expected {
             return Err(GenerateError::new(format!(
                 "{}: {} attempts made of the {expected} on grids {}..{} at {} a grid: the \
                  shard did not finish; run it again",
@@ -431,4 +437,59 @@ pub fn join_shards(mut shards: Vec<GridShard>) -> Result<JoinedShards, GenerateE
         shards: shards.len(),
         summary,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shard(name: &str, grids: Range<u64>, kept: Vec<(usize, u64)>) -> GridShard {
+        GridShard {
+            name: name.to_string(),
+            seed: 3,
+            shape: Shape::new(2, 2).unwrap(),
+            checker: "fast".to_string(),
+            per_grid: 4,
+            attempts: (grids.end - grids.start) * 4,
+            grids,
+            kept,
+        }
+    }
+
+    #[test]
+    fn joined_shards_are_their_run_in_grid_order() {
+        let joined = join_shards(vec![
+            shard("b", 2..5, vec![(5, 9), (4, 19)]),
+            shard("a", 0..2, vec![(4, 1)]),
+        ])
+        .unwrap();
+        assert_eq!((joined.run.grids, joined.run.attempts), (0..5, 20));
+        assert_eq!(joined.run.kept, vec![(4, 1), (5, 9), (4, 19)]);
+        assert_eq!(joined.shards, 2);
+        let summary = joined.summary.unwrap();
+        assert_eq!((summary.cells, summary.puzzles), (16, 3));
+    }
+
+    #[test]
+    fn what_is_not_one_whole_run_is_refused() {
+        let message = |shards: Vec<GridShard>| join_shards(shards).unwrap_err().to_string();
+        assert_eq!(message(Vec::new()), "no shard to join");
+        let mut none_a_grid = shard("z", 0..1, Vec::new());
+        none_a_grid.per_grid = 0;
+        assert_eq!(
+            message(vec![none_a_grid]),
+            "z: 0 attempts a grid: a run of grids makes 1 or more on each"
+        );
+        assert_eq!(
+            message(vec![shard("a", 0..2, vec![(4, 8)])]),
+            "a: the puzzle of attempt 8 (4 clues) is not of grids 0..2 of a 2x2 board"
+        );
+        let mut other_board = shard("b", 2..3, Vec::new());
+        other_board.shape = Shape::new(2, 3).unwrap();
+        assert_eq!(
+            message(vec![shard("a", 0..2, Vec::new()), other_board]),
+            "a and b differ in \"box\": the shards of one run share seed, board, checker and \
+             attempts a grid"
+        );
+    }
 }
