@@ -41,28 +41,36 @@ fn assert_minimal_and_unique(stdout: &str, shape: Shape) {
     }
 }
 
+/// `generate --unbiased --box SHAPE --seed 5 -c COUNT` with `more` options, at one job and
+/// at two: the outputs, each run successful.
+fn at_one_and_two_jobs(shape: &str, count: &str, more: &[&str]) -> (String, String) {
+    let args = [
+        "generate",
+        "--unbiased",
+        "--box",
+        shape,
+        "--seed",
+        "5",
+        "-c",
+        count,
+    ];
+    let [one, two] = ["1", "2"].map(|jobs| {
+        let run = sudolab(&[&args[..], more, &["-j", jobs]].concat(), "");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    });
+    (one, two)
+}
+
 /// A seed's puzzles are fixed: the same lines at one job and at two, each minimal and unique
 /// with the solution written beside it.
 #[test]
 fn a_seed_gives_the_same_minimal_puzzles_at_any_jobs() {
     for (shape, count, expected) in [("2x2", "4", PINNED_4X4), ("2x3", "2", PINNED_6X6)] {
-        let args = [
-            "generate",
-            "--unbiased",
-            "--box",
-            shape,
-            "--seed",
-            "5",
-            "-c",
-            count,
-            "--with-solution",
-        ];
-        let one = sudolab(&[&args[..], &["-j", "1"]].concat(), "");
-        assert_eq!(one.code, 0, "{}", one.stderr);
-        assert_eq!(one.stdout, expected, "{shape}");
-        let two = sudolab(&[&args[..], &["-j", "2"]].concat(), "");
-        assert_eq!(two.stdout, one.stdout, "{shape}");
-        assert_minimal_and_unique(&one.stdout, shape.parse::<Shape>().unwrap());
+        let (one, two) = at_one_and_two_jobs(shape, count, &["--with-solution"]);
+        assert_eq!(one, expected, "{shape}");
+        assert_eq!(two, one, "{shape}");
+        assert_minimal_and_unique(&one, shape.parse::<Shape>().unwrap());
     }
 }
 
@@ -77,26 +85,11 @@ fn shared_sets_give_the_same_checks_at_any_jobs() {
         ("2x3", "12", "7"),
         ("2x2", "3000", "20000"),
     ] {
-        let args = [
-            "generate",
-            "--unbiased",
-            "--box",
-            shape,
-            "--seed",
-            "5",
-            "-c",
-            count,
-            "--attempts-per-grid",
-            per_grid,
-            "--json",
-        ];
-        let one = sudolab(&[&args[..], &["-j", "1"]].concat(), "");
-        assert_eq!(one.code, 0, "{}", one.stderr);
-        let two = sudolab(&[&args[..], &["-j", "2"]].concat(), "");
-        assert_eq!(two.code, 0, "{}", two.stderr);
+        let more = ["--attempts-per-grid", per_grid, "--json"];
+        let (one, two) = at_one_and_two_jobs(shape, count, &more);
         let (one, two): (serde_json::Value, serde_json::Value) = (
-            serde_json::from_str(&one.stdout).unwrap(),
-            serde_json::from_str(&two.stdout).unwrap(),
+            serde_json::from_str(&one).unwrap(),
+            serde_json::from_str(&two).unwrap(),
         );
         let checks = |run: &serde_json::Value| -> Vec<(u64, u64)> {
             run["puzzles"]
@@ -562,19 +555,9 @@ fn grid_shards_are_the_run_and_summarize_puts_them_together() {
     assert_eq!(joined, rows(&whole));
     // A count's run of as many puzzles keeps the same ones.
     let count = rows(&whole).len().to_string();
-    let counted = json_of(&[
-        "generate",
-        "--unbiased",
-        "--box",
-        "2x2",
-        "--seed",
-        "5",
-        "-c",
-        &count,
-        "--attempts-per-grid",
-        "20",
-        "--json",
-    ]);
+    let mut counted = GRID_RUN.to_vec();
+    counted.splice(6..8, ["-c", &count]);
+    let counted = json_of(&counted);
     assert_eq!(rows(&counted), rows(&whole));
     // The shards in any order make the whole run's distribution.
     let summary = json_of(&[
