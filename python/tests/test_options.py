@@ -47,6 +47,7 @@ NOT_IN_PYTHON = {
     # distribution of the shards' JSON documents; in Python one call makes the run.
     "grids": {"generate"},
     "summarize": {"generate"},
+    "allow-partial": {"generate"},
     # The puzzle is the first argument (`trace(sudolab.read(f)["puzzle"][n].as_py())`).
     "puzzle": {"trace"},
     "report": {"trace"},  # Trace.save(path) writes the page

@@ -181,6 +181,12 @@ pub(crate) struct GenerateArgs {
           conflicts_with_all = ["grids", "count", "shard", "stats"])]
     summarize: Vec<std::path::PathBuf>,
 
+    /// With --summarize, join the shards given even when some between them are missing (a
+    /// run still under way): the output names the missing grids, and the distribution is of
+    /// the shards made.
+    #[arg(long, requires = "summarize")]
+    allow_partial: bool,
+
     /// With --unbiased, attempts on each drawn grid (default 1: a fresh grid per attempt).
     /// Every grid gets the same number of attempts whatever they keep, so the weighted
     /// distribution stays unbiased; its standard errors then count a grid's puzzles as one

@@ -593,6 +593,18 @@ fn summarize_refuses_what_is_not_one_whole_run() {
         &[&summarize[..], &[paths[0], paths[2]]].concat(),
         "grids 100..200 are in no shard",
     );
+    // Unless a partial join is asked for: the gap is named, the rest joined.
+    let partial = json_of(
+        &[
+            &summarize[..],
+            &[paths[0], paths[2], "--allow-partial", "--json"],
+        ]
+        .concat(),
+    );
+    assert_eq!(partial["missing"], serde_json::json!([[100, 200]]));
+    assert_eq!(partial["attempts"], 4000);
+    let kept = |document: &serde_json::Value| document["puzzles"].as_array().unwrap().len();
+    assert_eq!(partial["puzzles"], kept(&shards[0].0) + kept(&shards[2].0));
     refused(
         &[&summarize[..], &[paths[0], paths[1], paths[0]]].concat(),
         "overlap: give each shard once",

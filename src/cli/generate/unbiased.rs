@@ -140,10 +140,16 @@ pub(super) fn stats_text(
     } else {
         format!(" on {} grids", attempts.div_ceil(per_grid))
     };
+    let share = summary.puzzles as f64 / attempts as f64;
+    // On 9x9 a share in percent rounds to 0.00.
+    let share = if share >= 1e-4 {
+        format!("{:.2}%", 100.0 * share)
+    } else {
+        format!("one in {:.0}", 1.0 / share)
+    };
     let mut text = format!(
-        "sudolab: --unbiased: {} minimal puzzles kept of {attempts} attempts{grids} ({:.2}%)\n",
-        summary.puzzles,
-        100.0 * summary.puzzles as f64 / attempts as f64
+        "sudolab: --unbiased: {} minimal puzzles kept of {attempts} attempts{grids} ({share})\n",
+        summary.puzzles
     );
     text.push_str(if nine {
         "  clues   kept   raw %   weighted % (± se)   published %\n"

@@ -11,6 +11,7 @@ use sudolab::experiment::generate::{GridShard, join_shards};
 use sudolab::model::Shape;
 
 use super::super::super::Status;
+use super::super::super::output::Out;
 use super::super::GenerateArgs;
 use super::stats_text;
 
@@ -20,8 +21,10 @@ pub(in super::super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
         .iter()
         .map(|path| read(path))
         .collect::<anyhow::Result<Vec<GridShard>>>()?;
-    let joined = join_shards(shards)?;
+    let joined = join_shards(shards, args.allow_partial)?;
     let run = &joined.run;
+    // Through `Out`, as every command's standard output: a closed pipe ends the command quietly.
+    let mut out = Out::new();
     if args.json {
         let document = json!({
             "seed": run.seed,
@@ -31,23 +34,38 @@ pub(in super::super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             "checker": run.checker,
             "grids": [run.grids.start, run.grids.end],
             "shards": joined.shards,
+            "missing": joined.missing.iter().map(|gap| [gap.start, gap.end]).collect::<Vec<_>>(),
             "attempts": run.attempts,
             "puzzles": run.kept.len(),
             "distribution": joined.summary,
         });
-        println!("{document}");
+        out.write_str(&format!("{document}\n"))?;
     } else {
+        if !joined.missing.is_empty() {
+            let gaps: Vec<String> = joined
+                .missing
+                .iter()
+                .map(|gap| format!("{}..{}", gap.start, gap.end))
+                .collect();
+            out.write_str(&format!(
+                "sudolab: --unbiased: partial: grids {} are in no shard; the distribution is \
+                 of the {} shards given\n",
+                gaps.join(", "),
+                joined.shards
+            ))?;
+        }
         match &joined.summary {
-            Some(summary) => println!(
-                "{}",
+            Some(summary) => out.write_str(&format!(
+                "{}\n",
                 stats_text(summary, run.attempts, run.per_grid, run.shape)
-            ),
-            None => println!(
-                "sudolab: --unbiased: no minimal puzzle in {} attempts on grids {}..{}",
+            ))?,
+            None => out.write_str(&format!(
+                "sudolab: --unbiased: no minimal puzzle in {} attempts on grids {}..{}\n",
                 run.attempts, run.grids.start, run.grids.end
-            ),
+            ))?,
         }
     }
+    out.finish()?;
     Ok(Status::Success)
 }
 

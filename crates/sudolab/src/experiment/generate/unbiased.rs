@@ -345,14 +345,22 @@ pub struct JoinedShards {
     pub run: GridShard,
     /// Shards joined.
     pub shards: usize,
+    /// The grids between the first shard's and the last one's that no shard made (only with
+    /// `allow_partial`).
+    pub missing: Vec<Range<u64>>,
     /// The clue-count distribution of every kept puzzle; `None` with none kept.
     pub summary: Option<CluesSummary>,
 }
 
 /// The run that `shards` (in any order) are the parts of: of one seed, board, checker and
 /// attempts a grid, each finished, their grid ranges adjoining with no gap and no overlap.
-/// Anything else is an error naming the shards, never a smaller sample.
-pub fn join_shards(mut shards: Vec<GridShard>) -> Result<JoinedShards, GenerateError> {
+/// Anything else is an error naming the shards, never a smaller sample; with `allow_partial`,
+/// gaps are joined over and listed (every grid is drawn alike, so the shards made are still
+/// a sample of the run's distribution, a smaller one).
+pub fn join_shards(
+    mut shards: Vec<GridShard>,
+    allow_partial: bool,
+) -> Result<JoinedShards, GenerateError> {
     for shard in &shards {
         if shard.per_grid == 0 {
             return Err(GenerateError::new(format!(
@@ -401,6 +409,7 @@ pub fn join_shards(mut shards: Vec<GridShard>) -> Result<JoinedShards, GenerateE
             )));
         }
     }
+    let mut missing = Vec::new();
     for pair in shards.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         if b.grids.start < a.grids.end {
@@ -410,9 +419,13 @@ pub fn join_shards(mut shards: Vec<GridShard>) -> Result<JoinedShards, GenerateE
             )));
         }
         if b.grids.start > a.grids.end {
+            if allow_partial {
+                missing.push(a.grids.end..b.grids.start);
+                continue;
+            }
             return Err(GenerateError::new(format!(
                 "grids {}..{} are in no shard: {} ends at {} and {} starts at {}; run the \
-                 missing shard",
+                 missing shard (or join what there is with --allow-partial)",
                 a.grids.end, b.grids.start, a.name, a.grids.end, b.name, b.grids.start
             )));
         }
@@ -435,6 +448,7 @@ pub fn join_shards(mut shards: Vec<GridShard>) -> Result<JoinedShards, GenerateE
     Ok(JoinedShards {
         run,
         shards: shards.len(),
+        missing,
         summary,
     })
 }
@@ -458,21 +472,43 @@ mod tests {
 
     #[test]
     fn joined_shards_are_their_run_in_grid_order() {
-        let joined = join_shards(vec![
-            shard("b", 2..5, vec![(5, 9), (4, 19)]),
-            shard("a", 0..2, vec![(4, 1)]),
-        ])
+        let joined = join_shards(
+            vec![
+                shard("b", 2..5, vec![(5, 9), (4, 19)]),
+                shard("a", 0..2, vec![(4, 1)]),
+            ],
+            false,
+        )
         .unwrap();
         assert_eq!((joined.run.grids, joined.run.attempts), (0..5, 20));
         assert_eq!(joined.run.kept, vec![(4, 1), (5, 9), (4, 19)]);
         assert_eq!(joined.shards, 2);
+        assert!(joined.missing.is_empty());
         let summary = joined.summary.unwrap();
         assert_eq!((summary.cells, summary.puzzles), (16, 3));
     }
 
     #[test]
+    fn a_partial_join_lists_its_gaps() {
+        let shards = vec![
+            shard("c", 6..7, vec![(5, 25)]),
+            shard("a", 0..2, vec![(4, 1)]),
+            shard("b", 3..5, Vec::new()),
+        ];
+        assert_eq!(
+            join_shards(shards.clone(), false).unwrap_err().to_string(),
+            "grids 2..3 are in no shard: a ends at 2 and b starts at 3; run the missing shard \
+             (or join what there is with --allow-partial)"
+        );
+        let joined = join_shards(shards, true).unwrap();
+        assert_eq!(joined.missing, vec![2..3, 5..6]);
+        assert_eq!((joined.run.grids, joined.run.attempts), (0..7, 20));
+        assert_eq!(joined.summary.unwrap().puzzles, 2);
+    }
+
+    #[test]
     fn what_is_not_one_whole_run_is_refused() {
-        let message = |shards: Vec<GridShard>| join_shards(shards).unwrap_err().to_string();
+        let message = |shards| join_shards(shards, true).unwrap_err().to_string();
         assert_eq!(message(Vec::new()), "no shard to join");
         let mut none_a_grid = shard("z", 0..1, Vec::new());
         none_a_grid.per_grid = 0;
