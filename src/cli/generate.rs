@@ -175,7 +175,7 @@ pub(crate) struct GenerateArgs {
 
     /// With --unbiased, generate nothing: read the --json documents of shards of one
     /// '--unbiased --grids M' run (same seed, board, checker and attempts a grid; their grid
-    /// ranges adjoining) and print the distribution of all their puzzles as --stats does, on
+    /// ranges adjoining, or see --allow-partial) and print the distribution of all their puzzles as --stats does, on
     /// stdout (--json: as one document).
     #[arg(long, value_name = "FILE", num_args = 1.., requires = "unbiased",
           conflicts_with_all = ["grids", "count", "shard", "stats"])]

@@ -1,6 +1,7 @@
 //! `generate --unbiased --summarize FILE...`: the clue-count distribution of a run made in
 //! shards (`--grids M --shard K/N --json`), from their documents, joined by the library
-//! (`experiment::generate::join_shards`, which refuses anything that is not one whole run).
+//! (`experiment::generate::join_shards`, which refuses anything that is not one whole run,
+//! gaps aside with `--allow-partial`).
 
 use std::path::Path;
 
