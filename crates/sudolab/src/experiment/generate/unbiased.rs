@@ -264,24 +264,6 @@ impl Attempts<'_> {
                 stream(seed.wrapping_add(nth), grid_index)
             }
         };
-        if per_grid == 1 {
-            // Sets found by one attempt would help no other.
-            let shared = &*grids;
-            return pool.install(|| {
-                indices
-                    .par_iter()
-                    .with_min_len(ATTEMPTS_PER_JOB as usize)
-                    .map(|&index| {
-                        let (_, grid, after_draw, _) = shared
-                            .iter()
-                            .find(|(grid, ..)| *grid == index)
-                            .expect("every grid of the chunk is drawn");
-                        let mut rng = stream_of(index, after_draw);
-                        method::attempt(grid.clone(), checker, &mut rng, index)
-                    })
-                    .collect()
-            });
-        }
         // The chunk's attempts grid by grid (the grids are sorted, as are the indices).
         let runs: Vec<(&[u64], &mut Drawn)> = indices
             .chunk_by(|a, b| a / per_grid == b / per_grid)
@@ -297,6 +279,10 @@ impl Attempts<'_> {
                         .iter()
                         .map(|&index| {
                             let mut rng = stream_of(index, after_draw);
+                            if per_grid == 1 {
+                                // Sets found by one attempt would help no other.
+                                return method::attempt(grid.clone(), checker, &mut rng, index);
+                            }
                             method::attempt_knowing(grid.clone(), checker, &mut rng, index, known)
                         })
                         .collect::<Vec<_>>()
