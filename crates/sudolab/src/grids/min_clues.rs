@@ -262,6 +262,9 @@ fn search_within(
         target: clues,
         sets: Vec::with_capacity(MAX_SETS),
         degree: [0; MAX_CELLS],
+        rank: [0; MAX_CELLS],
+        by_rank: [0; MAX_CELLS],
+        ranks_stale: true,
         contains: vec![0; cells * SET_WORDS],
         levels: vec![0; (clues + 1) * SET_WORDS],
         path: vec![0; clues + 1],
@@ -457,6 +460,12 @@ struct Search<'a> {
     sets: Vec<Cells>,
     /// For each cell, how many of the known sets contain it.
     degree: [u32; MAX_CELLS],
+    /// Each cell's place in the branch order (most known sets first, lowest cell first among
+    /// equals), and the cell at each place; valid unless `ranks_stale`.
+    rank: [u8; MAX_CELLS],
+    by_rank: [u8; MAX_CELLS],
+    /// Whether a set was added since `rank` was made.
+    ranks_stale: bool,
     /// For each cell, the sets that contain it (`SET_WORDS` words a cell).
     contains: Vec<u64>,
     /// For each depth of the current path, the sets its clues do not hit (`SET_WORDS` words a
@@ -540,6 +549,7 @@ impl Search<'_> {
             return false;
         }
         self.sets.push(set);
+        self.ranks_stale = true;
         let (word, mask) = (index / 64, 1u64 << (index % 64));
         for cell in cells_of(set) {
             self.degree[cell] += 1;
@@ -670,6 +680,13 @@ impl Search<'_> {
         Some((best, used, disjoint))
     }
 
+    /// Whether some known set is un-hit at `depth`.
+    fn any_unhit(&self, depth: usize) -> bool {
+        self.levels[depth * SET_WORDS..(depth + 1) * SET_WORDS]
+            .iter()
+            .any(|&word| word != 0)
+    }
+
     /// The cells of `within` that lie in every un-hit set of `depth`: the candidates for the
     /// last clue, which must hit them all.
     fn common(&self, depth: usize, within: Cells) -> Cells {
@@ -705,16 +722,30 @@ impl Search<'_> {
     /// many there are: the cells in the most known sets first, lowest first among equals. A
     /// branched cell is dead in its later siblings, so a cell in many sets, taken first, leaves
     /// the later siblings' sets smaller, and their surveys prune more. (Counting only the un-hit
-    /// sets orders a little better but costs more than it saves.)
-    fn branch_order(&self, branch: Cells, order: &mut [(u32, u8)]) -> usize {
-        let mut count = 0;
+    /// sets orders a little better but costs more than it saves.) The order is read off the
+    /// cells' ranks, made again only after a set was added (rarely, at leaves): no sort, and no
+    /// wide array to clear, at each node.
+    fn branch_order(&mut self, branch: Cells, order: &mut [u8; MAX_CELLS]) -> usize {
+        if self.ranks_stale {
+            let cells = self.grid.cells().len();
+            let mut cells_by_rank: Vec<u8> = (0..cells as u8).collect();
+            cells_by_rank.sort_unstable_by_key(|&cell| (u32::MAX - self.degree[usize::from(cell)], cell));
+            for (rank, &cell) in cells_by_rank.iter().enumerate() {
+                // At most 128 cells: ranks fit in a byte.
+                self.rank[usize::from(cell)] = rank as u8;
+                self.by_rank[rank] = cell;
+            }
+            self.ranks_stale = false;
+        }
+        let mut ranked: Cells = 0;
         for cell in cells_of(branch) {
-            let hits = self.degree[cell];
-            // Cells are bits of a `u128`, so they fit in a byte.
-            order[count] = (u32::MAX - hits, cell as u8);
+            ranked |= bit(usize::from(self.rank[cell]));
+        }
+        let mut count = 0;
+        for rank in cells_of(ranked) {
+            order[count] = self.by_rank[rank];
             count += 1;
         }
-        order[..count].sort_unstable();
         count
     }
 
@@ -726,6 +757,14 @@ impl Search<'_> {
         }
         let clues = self.path[depth];
         let remaining = self.target - placed;
+        if remaining == 1 && self.any_unhit(depth) {
+            // The last clue must lie in every un-hit set: their common live cells are the
+            // leaves, and what a survey would cut (a set with no live cell, two disjoint sets)
+            // leaves none in common.
+            let candidates = self.common(depth, !dead & self.full);
+            self.leaves(depth, candidates);
+            return;
+        }
         let mut dead = dead;
         let branch = loop {
             let Some((best, used, disjoint)) = self.survey(depth, dead, remaining) else {
@@ -771,14 +810,17 @@ impl Search<'_> {
             self.leaves(depth, candidates);
             return;
         }
-        let mut order = [(0u32, 0u8); MAX_CELLS];
+        let mut order = [0u8; MAX_CELLS];
         let count = self.branch_order(branch, &mut order);
-        for &(_, cell) in &order[..count] {
+        for &cell in &order[..count] {
             let cell = usize::from(cell);
+            // Only the words that hold sets (the words past them stay zero at every depth);
+            // counted again for each child, as a sibling's subtree may have added sets.
+            let words = self.sets.len().div_ceil(64);
             let (parent, child) = self.levels.split_at_mut((depth + 1) * SET_WORDS);
-            let parent = &parent[depth * SET_WORDS..];
-            let hit = &self.contains[cell * SET_WORDS..(cell + 1) * SET_WORDS];
-            for ((child, &parent), &hit) in child[..SET_WORDS].iter_mut().zip(parent).zip(hit) {
+            let parent = &parent[depth * SET_WORDS..depth * SET_WORDS + words];
+            let hit = &self.contains[cell * SET_WORDS..cell * SET_WORDS + words];
+            for ((child, &parent), &hit) in child[..words].iter_mut().zip(parent).zip(hit) {
                 *child = parent & !hit;
             }
             self.path[depth + 1] = clues | bit(cell);
