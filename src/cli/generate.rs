@@ -174,16 +174,16 @@ pub(crate) struct GenerateArgs {
     grids: Option<u64>,
 
     /// With --unbiased, generate nothing: read the --json documents of shards of one
-    /// '--unbiased --grids M' run (same seed, board, checker and attempts a grid; their grid
-    /// ranges adjoining, or see --allow-partial) and print the distribution of all their puzzles as --stats does, on
-    /// stdout (--json: as one document).
+    /// '--unbiased --grids M' run (same seed, board, checker, attempts a grid and M; their
+    /// grid ranges covering grids 0 to M with no gap, or see --allow-partial) and print the
+    /// distribution of all their puzzles as --stats does, on stdout (--json: as one
+    /// document).
     #[arg(long, value_name = "FILE", num_args = 1.., requires = "unbiased",
           conflicts_with_all = ["grids", "count", "shard", "stats"])]
     summarize: Vec<std::path::PathBuf>,
 
-    /// With --summarize, join the shards given even when some between them are missing (a
-    /// run still under way): the output names the missing grids, and the distribution is of
-    /// the shards made.
+    /// With --summarize, join the shards given even when some are missing (a run still under
+    /// way): the output names the missing grids, and the distribution is of the shards made.
     #[arg(long, requires = "summarize")]
     allow_partial: bool,
 

@@ -549,6 +549,7 @@ fn grid_shards_are_the_run_and_summarize_puts_them_together() {
     };
     let whole = json_of(&GRID_RUN);
     assert_eq!(whole["grids"], serde_json::json!([0, 300]));
+    assert_eq!(whole["run_grids"], 300);
     assert_eq!(whole["attempts"], 6000);
     let shards = grid_shards(&dir);
     let joined: Vec<_> = shards.iter().flat_map(|(shard, _)| rows(shard)).collect();
@@ -572,12 +573,14 @@ fn grid_shards_are_the_run_and_summarize_puts_them_together() {
     assert_eq!(summary["distribution"], whole["distribution"]);
     assert_eq!(summary["attempts"], 6000);
     assert_eq!(summary["grids"], serde_json::json!([0, 300]));
+    assert_eq!(summary["run_grids"], 300);
     assert_eq!(summary["shards"], 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// What cannot be one whole run is refused, by name: a gap, an overlap, shards of two seeds,
-/// a shard that did not finish, and shards of a count's run.
+/// What cannot be one whole run is refused, by name: a gap (at either end too), an overlap,
+/// shards of two seeds, a document without the run's grid count, a shard that did not
+/// finish, and shards of a count's run.
 #[test]
 fn summarize_refuses_what_is_not_one_whole_run() {
     let dir = std::env::temp_dir().join(format!("sudolab-grid-refused-{}", std::process::id()));
@@ -592,6 +595,15 @@ fn summarize_refuses_what_is_not_one_whole_run() {
     refused(
         &[&summarize[..], &[paths[0], paths[2]]].concat(),
         "grids 100..200 are in no shard",
+    );
+    // Shards missing at the run's ends are gaps too: the documents record the run's grids.
+    refused(
+        &[&summarize[..], &[paths[0], paths[1]]].concat(),
+        "grids 200..300 are in no shard: the run has 300 grids and the last shard given",
+    );
+    refused(
+        &[&summarize[..], &[paths[1], paths[2]]].concat(),
+        "grids 0..100 are in no shard: the run's grids start at 0",
     );
     // Unless a partial join is asked for: the gap is named, the rest joined.
     let partial = json_of(
@@ -619,6 +631,13 @@ fn summarize_refuses_what_is_not_one_whole_run() {
         "differ in \"seed\"",
     );
     other["seed"] = serde_json::json!(5);
+    let run_grids = other.as_object_mut().unwrap().remove("run_grids").unwrap();
+    std::fs::write(&other_path, other.to_string()).unwrap();
+    refused(
+        &[&summarize[..], &[other_name]].concat(),
+        "no \"run_grids\" (the M of --grids M): written by an earlier sudolab",
+    );
+    other["run_grids"] = run_grids;
     other["attempts"] = serde_json::json!(1999);
     std::fs::write(&other_path, other.to_string()).unwrap();
     refused(

@@ -43,8 +43,9 @@ pub(super) fn run(args: &GenerateArgs, run: &Unbiased) -> anyhow::Result<Status>
             "attempts_per_grid": run.attempts_per_grid(),
             "checker": checker.name(),
         });
-        if let Some(grids) = &grids {
+        if let (Some(grids), Some(run_grids)) = (&grids, args.grids) {
             header["grids"] = json!([grids.start, grids.end]);
+            header["run_grids"] = json!(run_grids);
         }
         let header = header.to_string();
         out.write_str(&header[..header.len() - 1])?;

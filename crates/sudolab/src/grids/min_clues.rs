@@ -729,7 +729,8 @@ impl Search<'_> {
         if self.ranks_stale {
             let cells = self.grid.cells().len();
             let mut cells_by_rank: Vec<u8> = (0..cells as u8).collect();
-            cells_by_rank.sort_unstable_by_key(|&cell| (u32::MAX - self.degree[usize::from(cell)], cell));
+            cells_by_rank
+                .sort_unstable_by_key(|&cell| (u32::MAX - self.degree[usize::from(cell)], cell));
             for (rank, &cell) in cells_by_rank.iter().enumerate() {
                 // At most 128 cells: ranks fit in a byte.
                 self.rank[usize::from(cell)] = rank as u8;

@@ -34,6 +34,7 @@ pub(in super::super) fn run(args: &GenerateArgs) -> anyhow::Result<Status> {
             "attempts_per_grid": run.per_grid,
             "checker": run.checker,
             "grids": [run.grids.start, run.grids.end],
+            "run_grids": run.run_grids,
             "shards": joined.shards,
             "missing": joined.missing.iter().map(|gap| [gap.start, gap.end]).collect::<Vec<_>>(),
             "attempts": run.attempts,
@@ -105,6 +106,19 @@ fn read(path: &Path) -> anyhow::Result<GridShard> {
         },
         _ => bail!("{name}: \"grids\" is not [first, end]: {grids}"),
     };
+    // Written beside "grids" since the run's grid count is checked: without it, shards
+    // missing at either end of the run could not be told from a smaller run.
+    let run_grids = document
+        .get("run_grids")
+        .with_context(|| {
+            format!(
+                "{name}: no \"run_grids\" (the M of --grids M): written by an earlier sudolab, \
+                 which did not record it, so shards missing at the run's ends could not be \
+                 told; make the shard again"
+            )
+        })?
+        .as_u64()
+        .with_context(|| format!("{name}: \"run_grids\" is not a whole number"))?;
     let puzzles = field("puzzles")?
         .as_array()
         .with_context(|| format!("{name}: \"puzzles\" is not a list"))?;
@@ -128,6 +142,7 @@ fn read(path: &Path) -> anyhow::Result<GridShard> {
         checker: text_of("checker")?.to_string(),
         per_grid: number("attempts_per_grid")?,
         grids,
+        run_grids,
         attempts: number("attempts")?,
         kept,
         name,

@@ -318,6 +318,8 @@ pub struct GridShard {
     pub per_grid: u64,
     /// The grids it made every attempt on.
     pub grids: Range<u64>,
+    /// The grids of the whole run it is a shard of (the M of `--grids M`): grids `0..M`.
+    pub run_grids: u64,
     /// The attempts it made (a finished shard: all of its grids').
     pub attempts: u64,
     /// Each kept puzzle's clues and attempt index.
@@ -331,48 +333,24 @@ pub struct JoinedShards {
     pub run: GridShard,
     /// Shards joined.
     pub shards: usize,
-    /// The grids between the first shard's and the last one's that no shard made (only with
-    /// `allow_partial`).
+    /// The grids of the run that no shard made, in order (only with `allow_partial`).
     pub missing: Vec<Range<u64>>,
     /// The clue-count distribution of every kept puzzle; `None` with none kept.
     pub summary: Option<CluesSummary>,
 }
 
-/// The run that `shards` (in any order) are the parts of: of one seed, board, checker and
-/// attempts a grid, each finished, their grid ranges adjoining with no gap and no overlap.
-/// Anything else is an error naming the shards, never a smaller sample; with `allow_partial`,
-/// gaps are joined over and listed (every grid is drawn alike, so the shards made are still
-/// a sample of the run's distribution, a smaller one).
+/// The run that `shards` (in any order) are the parts of: of one seed, board, checker,
+/// attempts a grid and run of grids, each finished, their grid ranges covering the run's
+/// grids with no gap and no overlap, from its first grid to its last. Anything else is an
+/// error naming the shards, never a smaller sample; with `allow_partial`, the grids no shard
+/// made are joined over and listed (every grid is drawn alike, so the shards made are still a
+/// sample of the run's distribution, a smaller one).
 pub fn join_shards(
     mut shards: Vec<GridShard>,
     allow_partial: bool,
 ) -> Result<JoinedShards, GenerateError> {
     for shard in &shards {
-        if shard.per_grid == 0 {
-            return Err(GenerateError::new(format!(
-                "{}: 0 attempts a grid: a run of grids makes 1 or more on each",
-                shard.name
-            )));
-        }
-        let expected =
-            (shard.grids.end.saturating_sub(shard.grids.start)).saturating_mul(shard.per_grid);
-        if shard.attempts != expected {
-            return Err(GenerateError::new(format!(
-                "{}: {} attempts made of the {expected} on grids {}..{} at {} a grid: the \
-                 shard did not finish; run it again",
-                shard.name, shard.attempts, shard.grids.start, shard.grids.end, shard.per_grid
-            )));
-        }
-        let cells = shard.shape.cell_count();
-        if let Some(&(clues, index)) = shard.kept.iter().find(|&&(clues, index)| {
-            clues > cells || !shard.grids.contains(&(index / shard.per_grid))
-        }) {
-            return Err(GenerateError::new(format!(
-                "{}: the puzzle of attempt {index} ({clues} clues) is not of grids {}..{} of \
-                 a {} board",
-                shard.name, shard.grids.start, shard.grids.end, shard.shape
-            )));
-        }
+        check_shard(shard)?;
     }
     shards.sort_by_key(|shard| (shard.grids.start, shard.grids.end));
     let Some(first) = shards.first() else {
@@ -384,18 +362,101 @@ pub fn join_shards(
             (shard.shape != first.shape, "box"),
             (shard.checker != first.checker, "checker"),
             (shard.per_grid != first.per_grid, "attempts_per_grid"),
+            (shard.run_grids != first.run_grids, "run_grids"),
         ]
         .into_iter()
         .find_map(|(differs, field)| differs.then_some(field));
         if let Some(field) = differs {
             return Err(GenerateError::new(format!(
                 "{} and {} differ in \"{field}\": the shards of one run share seed, board, \
-                 checker and attempts a grid",
+                 checker, attempts a grid and run of grids",
                 first.name, shard.name
             )));
         }
     }
+    let missing = missing_grids(&shards, allow_partial)?;
+    let last = &shards[shards.len() - 1];
+    let per_grid = first.per_grid;
+    let kept: Vec<(usize, u64)> = shards
+        .iter()
+        .flat_map(|shard| {
+            shard
+                .kept
+                .iter()
+                .map(|&(clues, index)| (clues, index / per_grid))
+        })
+        .collect();
+    let summary = method::summarize(first.shape.cell_count(), &kept);
+    let mut run = first.clone();
+    run.grids = first.grids.start..last.grids.end;
+    run.attempts = shards.iter().map(|shard| shard.attempts).sum();
+    run.kept = shards.iter().flat_map(|shard| shard.kept.clone()).collect();
+    Ok(JoinedShards {
+        run,
+        shards: shards.len(),
+        missing,
+        summary,
+    })
+}
+
+/// A shard's own consistency: attempts a grid, all its grids' attempts made, its grids inside
+/// its run's, its puzzles from its grids.
+fn check_shard(shard: &GridShard) -> Result<(), GenerateError> {
+    if shard.per_grid == 0 {
+        return Err(GenerateError::new(format!(
+            "{}: 0 attempts a grid: a run of grids makes 1 or more on each",
+            shard.name
+        )));
+    }
+    let expected =
+        (shard.grids.end.saturating_sub(shard.grids.start)).saturating_mul(shard.per_grid);
+    if shard.attempts != expected {
+        return Err(GenerateError::new(format!(
+            "{}: {} attempts made of the {expected} on grids {}..{} at {} a grid: the \
+             shard did not finish; run it again",
+            shard.name, shard.attempts, shard.grids.start, shard.grids.end, shard.per_grid
+        )));
+    }
+    if shard.grids.end > shard.run_grids {
+        return Err(GenerateError::new(format!(
+            "{}: grids {}..{} are not all of its run of {} grids",
+            shard.name, shard.grids.start, shard.grids.end, shard.run_grids
+        )));
+    }
+    let cells = shard.shape.cell_count();
+    if let Some(&(clues, index)) = shard
+        .kept
+        .iter()
+        .find(|&&(clues, index)| clues > cells || !shard.grids.contains(&(index / shard.per_grid)))
+    {
+        return Err(GenerateError::new(format!(
+            "{}: the puzzle of attempt {index} ({clues} clues) is not of grids {}..{} of \
+             a {} board",
+            shard.name, shard.grids.start, shard.grids.end, shard.shape
+        )));
+    }
+    Ok(())
+}
+
+/// The grids of the run that none of `shards` (sorted by grids, one run's, at least one) made:
+/// an error naming them unless `allow_partial`, and an overlap always.
+fn missing_grids(
+    shards: &[GridShard],
+    allow_partial: bool,
+) -> Result<Vec<Range<u64>>, GenerateError> {
+    let (first, last) = (&shards[0], &shards[shards.len() - 1]);
     let mut missing = Vec::new();
+    if first.grids.start > 0 {
+        if !allow_partial {
+            return Err(GenerateError::new(format!(
+                "grids 0..{} are in no shard: the run's grids start at 0 and the first shard \
+                 given, {}, starts at {}; run the missing shards (or join what there is with \
+                 --allow-partial)",
+                first.grids.start, first.name, first.grids.start
+            )));
+        }
+        missing.push(0..first.grids.start);
+    }
     for pair in shards.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         if b.grids.start < a.grids.end {
@@ -416,27 +477,18 @@ pub fn join_shards(
             )));
         }
     }
-    let per_grid = first.per_grid;
-    let kept: Vec<(usize, u64)> = shards
-        .iter()
-        .flat_map(|shard| {
-            shard
-                .kept
-                .iter()
-                .map(|&(clues, index)| (clues, index / per_grid))
-        })
-        .collect();
-    let summary = method::summarize(first.shape.cell_count(), &kept);
-    let mut run = first.clone();
-    run.grids = first.grids.start..shards[shards.len() - 1].grids.end;
-    run.attempts = shards.iter().map(|shard| shard.attempts).sum();
-    run.kept = shards.iter().flat_map(|shard| shard.kept.clone()).collect();
-    Ok(JoinedShards {
-        run,
-        shards: shards.len(),
-        missing,
-        summary,
-    })
+    if last.grids.end < last.run_grids {
+        if !allow_partial {
+            return Err(GenerateError::new(format!(
+                "grids {}..{} are in no shard: the run has {} grids and the last shard given, \
+                 {}, ends at {}; run the missing shards (or join what there is with \
+                 --allow-partial)",
+                last.grids.end, last.run_grids, last.run_grids, last.name, last.grids.end
+            )));
+        }
+        missing.push(last.grids.end..last.run_grids);
+    }
+    Ok(missing)
 }
 
 #[cfg(test)]
@@ -452,6 +504,7 @@ mod tests {
             per_grid: 4,
             attempts: (grids.end - grids.start) * 4,
             grids,
+            run_grids: 7,
             kept,
         }
     }
@@ -460,13 +513,13 @@ mod tests {
     fn joined_shards_are_their_run_in_grid_order() {
         let joined = join_shards(
             vec![
-                shard("b", 2..5, vec![(5, 9), (4, 19)]),
+                shard("b", 2..7, vec![(5, 9), (4, 19)]),
                 shard("a", 0..2, vec![(4, 1)]),
             ],
             false,
         )
         .unwrap();
-        assert_eq!((joined.run.grids, joined.run.attempts), (0..5, 20));
+        assert_eq!((joined.run.grids, joined.run.attempts), (0..7, 28));
         assert_eq!(joined.run.kept, vec![(4, 1), (5, 9), (4, 19)]);
         assert_eq!(joined.shards, 2);
         assert!(joined.missing.is_empty());
@@ -486,10 +539,33 @@ mod tests {
             "grids 2..3 are in no shard: a ends at 2 and b starts at 3; run the missing shard \
              (or join what there is with --allow-partial)"
         );
-        let joined = join_shards(shards, true).unwrap();
+        let joined = join_shards(shards.clone(), true).unwrap();
         assert_eq!(joined.missing, vec![2..3, 5..6]);
         assert_eq!((joined.run.grids, joined.run.attempts), (0..7, 20));
         assert_eq!(joined.summary.unwrap().puzzles, 2);
+        // The run's first and last grids are known, so shards missing at either end are
+        // gaps too, not a smaller whole run.
+        let middle = vec![shards[2].clone()];
+        assert_eq!(
+            join_shards(middle.clone(), false).unwrap_err().to_string(),
+            "grids 0..3 are in no shard: the run's grids start at 0 and the first shard given, \
+             b, starts at 3; run the missing shards (or join what there is with \
+             --allow-partial)"
+        );
+        let without_the_last = vec![shards[1].clone(), shards[2].clone()];
+        assert_eq!(
+            join_shards(without_the_last, true).unwrap().missing,
+            vec![2..3, 5..7]
+        );
+        let first_two = vec![shards[1].clone(), shard("b", 2..5, Vec::new())];
+        assert_eq!(
+            join_shards(first_two, false).unwrap_err().to_string(),
+            "grids 5..7 are in no shard: the run has 7 grids and the last shard given, b, ends \
+             at 5; run the missing shards (or join what there is with --allow-partial)"
+        );
+        let joined = join_shards(middle, true).unwrap();
+        assert_eq!(joined.missing, vec![0..3, 5..7]);
+        assert_eq!((joined.run.grids, joined.run.attempts), (3..5, 8));
     }
 
     #[test]
@@ -510,8 +586,21 @@ mod tests {
         other_board.shape = Shape::new(2, 3).unwrap();
         assert_eq!(
             message(vec![shard("a", 0..2, Vec::new()), other_board]),
-            "a and b differ in \"box\": the shards of one run share seed, board, checker and \
-             attempts a grid"
+            "a and b differ in \"box\": the shards of one run share seed, board, checker, \
+             attempts a grid and run of grids"
+        );
+        let mut other_run = shard("b", 2..3, Vec::new());
+        other_run.run_grids = 9;
+        assert_eq!(
+            message(vec![shard("a", 0..2, Vec::new()), other_run]),
+            "a and b differ in \"run_grids\": the shards of one run share seed, board, \
+             checker, attempts a grid and run of grids"
+        );
+        let mut beyond = shard("c", 5..7, Vec::new());
+        beyond.run_grids = 6;
+        assert_eq!(
+            message(vec![beyond]),
+            "c: grids 5..7 are not all of its run of 6 grids"
         );
     }
 }
