@@ -108,17 +108,14 @@ fn read(path: &Path) -> anyhow::Result<GridShard> {
     };
     // Written beside "grids" since the run's grid count is checked: without it, shards
     // missing at either end of the run could not be told from a smaller run.
-    let run_grids = document
-        .get("run_grids")
-        .with_context(|| {
-            format!(
-                "{name}: no \"run_grids\" (the M of --grids M): written by an earlier sudolab, \
-                 which did not record it, so shards missing at the run's ends could not be \
-                 told; make the shard again"
-            )
-        })?
-        .as_u64()
-        .with_context(|| format!("{name}: \"run_grids\" is not a whole number"))?;
+    if document.get("run_grids").is_none() {
+        bail!(
+            "{name}: no \"run_grids\" (the M of --grids M): written by an earlier sudolab, \
+             which did not record it, so shards missing at the run's ends could not be told; \
+             make the shard again"
+        );
+    }
+    let run_grids = number("run_grids")?;
     let puzzles = field("puzzles")?
         .as_array()
         .with_context(|| format!("{name}: \"puzzles\" is not a list"))?;

@@ -444,18 +444,29 @@ fn missing_grids(
     shards: &[GridShard],
     allow_partial: bool,
 ) -> Result<Vec<Range<u64>>, GenerateError> {
-    let (first, last) = (&shards[0], &shards[shards.len() - 1]);
     let mut missing = Vec::new();
-    if first.grids.start > 0 {
+    // A gap is listed with `allow_partial`, else the first one is the error, `why` saying
+    // where it lies.
+    let mut gap = |grids: Range<u64>, why: String| {
         if !allow_partial {
             return Err(GenerateError::new(format!(
-                "grids 0..{} are in no shard: the run's grids start at 0 and the first shard \
-                 given, {}, starts at {}; run the missing shards (or join what there is with \
-                 --allow-partial)",
-                first.grids.start, first.name, first.grids.start
+                "grids {}..{} are in no shard: {why}",
+                grids.start, grids.end
             )));
         }
-        missing.push(0..first.grids.start);
+        missing.push(grids);
+        Ok(())
+    };
+    let (first, last) = (&shards[0], &shards[shards.len() - 1]);
+    if first.grids.start > 0 {
+        gap(
+            0..first.grids.start,
+            format!(
+                "the run's grids start at 0 and the first shard given, {}, starts at {}; run \
+                 the missing shards (or join what there is with --allow-partial)",
+                first.name, first.grids.start
+            ),
+        )?;
     }
     for pair in shards.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
@@ -466,27 +477,25 @@ fn missing_grids(
             )));
         }
         if b.grids.start > a.grids.end {
-            if allow_partial {
-                missing.push(a.grids.end..b.grids.start);
-                continue;
-            }
-            return Err(GenerateError::new(format!(
-                "grids {}..{} are in no shard: {} ends at {} and {} starts at {}; run the \
-                 missing shard (or join what there is with --allow-partial)",
-                a.grids.end, b.grids.start, a.name, a.grids.end, b.name, b.grids.start
-            )));
+            gap(
+                a.grids.end..b.grids.start,
+                format!(
+                    "{} ends at {} and {} starts at {}; run the missing shard (or join what \
+                     there is with --allow-partial)",
+                    a.name, a.grids.end, b.name, b.grids.start
+                ),
+            )?;
         }
     }
     if last.grids.end < last.run_grids {
-        if !allow_partial {
-            return Err(GenerateError::new(format!(
-                "grids {}..{} are in no shard: the run has {} grids and the last shard given, \
-                 {}, ends at {}; run the missing shards (or join what there is with \
-                 --allow-partial)",
-                last.grids.end, last.run_grids, last.run_grids, last.name, last.grids.end
-            )));
-        }
-        missing.push(last.grids.end..last.run_grids);
+        gap(
+            last.grids.end..last.run_grids,
+            format!(
+                "the run has {} grids and the last shard given, {}, ends at {}; run the \
+                 missing shards (or join what there is with --allow-partial)",
+                last.run_grids, last.name, last.grids.end
+            ),
+        )?;
     }
     Ok(missing)
 }
