@@ -766,3 +766,29 @@ fn the_grid_of_a_17_clue_puzzle_has_no_16_clue_puzzle() {
     // No puzzle of 16, so none of 15 either.
     assert_eq!(stats.fewer, Some(false));
 }
+
+/// `grids min-clues --clues 17` on two solution grids of the 17-clue set (grids 81 and 92 of
+/// `scripts/min_clues_grids.sh`, the two cheapest of the hundred at 17 clues): each lists the
+/// set's own puzzle of the grid and nothing else, minimal, so the grid has no 16-clue puzzle.
+#[test]
+fn the_17_clue_listings_of_two_grids_are_the_sets_own_puzzles() {
+    let dir = corpora_dir();
+    let puzzles = read_lines(&dir.join("tdoku/puzzles2_17_clue.txt"));
+    let grids = read_lines(&dir.join("solutions/tdoku_puzzles2_17_clue.solutions.txt"));
+    for n in [81, 92] {
+        // Grid N is every 491st line from the first.
+        let line = 491 * (n - 1);
+        let own = parse(&puzzles[line], None);
+        let grid = parse(&grids[line], None);
+        assert_eq!(own.clue_count(), 17, "grid {n}");
+        let options = sudolab::grids::MinCluesOptions::default();
+        let mut listed = Vec::new();
+        let stats = sudolab::grids::min_clues(&grid, 17, &options, &mut |found| {
+            listed.push(sudolab::model::to_line(found).unwrap());
+        })
+        .expect("a valid grid");
+        assert!(stats.complete(), "grid {n}: {stats:?}");
+        assert_eq!(listed, [sudolab::model::to_line(&own).unwrap()], "grid {n}");
+        assert_eq!(stats.fewer, Some(false), "grid {n}");
+    }
+}
