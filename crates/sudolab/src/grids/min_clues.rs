@@ -706,9 +706,19 @@ impl Search<'_> {
     /// part takes exactly one clue and no clue lies outside them: an un-hit set whose live
     /// cells meet one part only must hold that part's clue, so the part's cells outside the
     /// set die, again until none does. `None` when a set is left with no live cell, else the
-    /// live cells of the set with the fewest, to branch on.
+    /// live cells of the set with the fewest, to branch on. Every live cell must lie in a part
+    /// (the caller has killed the cells outside them).
     fn refine(&self, depth: usize, dead: &mut Cells, parts: &mut [Cells]) -> Option<Cells> {
         let unhit = &self.levels[depth * SET_WORDS..(depth + 1) * SET_WORDS];
+        // Each live cell's part: a set meets one part only when its live cells all lie in the
+        // part of its first. (A cell that dies keeps its entry, never read again.)
+        let mut part_of = [0u8; MAX_CELLS];
+        for (i, &part) in parts.iter().enumerate() {
+            for cell in cells_of(part) {
+                // At most MAX_PARTS parts: an index fits in a byte.
+                part_of[cell] = i as u8;
+            }
+        }
         loop {
             let mut changed = false;
             let mut best: Cells = 0;
@@ -732,23 +742,12 @@ impl Search<'_> {
                         best_size = size;
                         best = live;
                     }
-                    let mut met = None;
-                    for (i, part) in parts.iter().enumerate() {
-                        if part & live != 0 {
-                            if met.is_some() {
-                                met = None;
-                                break;
-                            }
-                            met = Some(i);
-                        }
-                    }
-                    if let Some(i) = met {
-                        let out = parts[i] & !live;
-                        if out != 0 {
-                            *dead |= out;
-                            parts[i] &= live;
-                            changed = true;
-                        }
+                    let i = usize::from(part_of[live.trailing_zeros() as usize]);
+                    let out = parts[i] & !live;
+                    if live & !parts[i] == 0 && out != 0 {
+                        *dead |= out;
+                        parts[i] &= live;
+                        changed = true;
                     }
                 }
             }
