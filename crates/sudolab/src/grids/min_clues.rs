@@ -1006,7 +1006,7 @@ mod tests {
         listing_with_stats(grid, clues, survey_sets).0
     }
 
-    /// [`listing_with_stats`] with the refinement of the disjoint sets on or off.
+    /// [`listing_with_stats`] with the second packing and the confining pass on or off.
     fn listing_refined(grid: &Grid, clues: usize, refine: bool) -> (Vec<String>, MinCluesStats) {
         listing_within(grid, clues, SURVEY_SETS, refine)
     }
@@ -1020,6 +1020,7 @@ mod tests {
         listing_within(grid, clues, survey_sets, true)
     }
 
+    /// The sorted puzzles and the complete search's stats under the bounds given.
     fn listing_within(
         grid: &Grid,
         clues: usize,
