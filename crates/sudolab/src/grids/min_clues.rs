@@ -537,8 +537,8 @@ fn pack(
 
 /// Calls `visit` on each of the first `budget` sets of `sets` whose bits are set in `unhit`
 /// (a bit-vector over their indices), in order, until it breaks: the window of un-hit sets a
-/// survey looks at. (Internal iteration: the loops compile as written out, where an
-/// `Iterator` cost a tenth more instructions in the search.)
+/// survey looks at. Internal iteration, so that the callers' loops compile as if written out
+/// (an `Iterator` did not; docs/benchmarks.md).
 #[inline]
 fn each_in_window<B>(
     unhit: &[u64],
