@@ -537,7 +537,7 @@ fn pack(
 
 /// Calls `visit` on each of the first `budget` sets of `sets` whose bits are set in `unhit`
 /// (a bit-vector over their indices), in order, until it breaks: the window of un-hit sets a
-/// survey looks at. Internal iteration, so that the callers' loops compile as if written out
+/// survey looks at, or all of them with a `budget` of `usize::MAX`. Internal iteration, so that the callers' loops compile as if written out
 /// (an `Iterator` did not; docs/benchmarks.md).
 #[inline]
 fn each_in_window<B>(
@@ -825,27 +825,21 @@ impl Search<'_> {
 
     /// Whether some known set is un-hit at `depth`.
     fn any_unhit(&self, depth: usize) -> bool {
-        self.levels[depth * SET_WORDS..(depth + 1) * SET_WORDS]
-            .iter()
-            .any(|&word| word != 0)
+        self.unhit(depth).iter().any(|&word| word != 0)
     }
 
     /// The cells of `within` that lie in every un-hit set of `depth`: the candidates for the
     /// last clue, which must hit them all.
     fn common(&self, depth: usize, within: Cells) -> Cells {
         let mut candidates = within;
-        let unhit = &self.levels[depth * SET_WORDS..(depth + 1) * SET_WORDS];
-        for (word_index, &word) in unhit.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let index = word_index * 64 + word.trailing_zeros() as usize;
-                word &= word - 1;
-                candidates &= self.sets[index];
-                if candidates == 0 {
-                    return 0;
-                }
+        let _ = each_in_window(self.unhit(depth), &self.sets, usize::MAX, |set| {
+            candidates &= set;
+            if candidates == 0 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        }
+        });
         candidates
     }
 
@@ -967,7 +961,7 @@ impl Search<'_> {
                 dead |= outside;
                 match self.refine(depth, &mut dead, &mut parts[..remaining]) {
                     None => return,
-                    Some(best) => break best & !dead,
+                    Some(best) => break best,
                 }
             }
             if disjoint == remaining && outside != 0 {
