@@ -52,7 +52,7 @@ const REDUCTION_GROWTH: usize = 300;
 /// `cell * side + d` is "cell holds digit d + 1".
 type Lit = u32;
 
-/// The value of an unassigned variable, and of each literal polarity.
+/// The value of a literal: unassigned, true or false.
 const UNSET: u8 = 0;
 const TRUE: u8 = 1;
 const FALSE: u8 = 2;
@@ -198,8 +198,10 @@ struct Learner<'a, 't> {
     layout: &'a Layout,
     puzzle: &'a Grid,
     side: usize,
+    /// Per literal, its value: a variable's two literals are set together.
     values: Vec<u8>,
     level: Vec<u32>,
+    /// Why each assigned variable holds its value (stale once it is unassigned).
     reason: Vec<Reason>,
     /// The value each variable had when last unassigned.
     phase: Vec<bool>,
@@ -224,6 +226,11 @@ struct Learner<'a, 't> {
     /// Per `house * side + digit`, the places in the house (bit `i` for its `i`-th cell)
     /// where the digit is not yet false.
     house_open: Vec<u64>,
+    /// `cell_open` and `house_open` as they were at the root, some time since the search
+    /// began. A literal outside them is false at the root, where analysis ignores it, so the
+    /// reasons and conflicts of the "at least one" sets list only the literals inside.
+    root_cell_open: Vec<u64>,
+    root_house_open: Vec<u64>,
     /// `slots[slot_start[cell]..slot_start[cell + 1]]`: each house of `cell` with the cell's
     /// place in it.
     slots: Vec<(u32, u32)>,
@@ -305,7 +312,7 @@ impl<'a, 't> Learner<'a, 't> {
             layout,
             puzzle,
             side,
-            values: vec![UNSET; vars],
+            values: vec![UNSET; 2 * vars],
             level: vec![0; vars],
             reason: vec![Reason::None; vars],
             phase: vec![true; vars],
@@ -323,6 +330,8 @@ impl<'a, 't> Learner<'a, 't> {
             antecedents: Vec::new(),
             cell_open: vec![full; layout.cells],
             house_open: vec![full; layout.house_count() * side],
+            root_cell_open: vec![full; layout.cells],
+            root_house_open: vec![full; layout.house_count() * side],
             slots,
             slot_start,
             apart,
@@ -335,12 +344,7 @@ impl<'a, 't> Learner<'a, 't> {
 impl Learner<'_, '_> {
     #[inline]
     fn value(&self, lit: Lit) -> u8 {
-        let value = self.values[(lit >> 1) as usize];
-        if value == UNSET || lit & 1 == 0 {
-            value
-        } else {
-            value ^ 3
-        }
+        self.values[lit as usize]
     }
 
     /// Marks variable `var` false in the sets of what is still open.
@@ -371,19 +375,37 @@ impl Learner<'_, '_> {
         usize::from(self.layout.houses[house * self.side + at]) * self.side + digit
     }
 
-    /// The literals of the "at least one" clause of cell `cell`, or of `house * side + digit`.
+    /// The literals of the "at least one" clause of cell `cell`, or of `house * side + digit`,
+    /// that were open at the root when last looked ([`Learner::look_at_root`]): the others
+    /// are false at the root.
     fn at_least_one(&self, reason: Reason, out: &mut Vec<Lit>) {
         let side = self.side;
         match reason {
             Reason::Cell(cell) => {
-                out.extend((0..side).map(|d| 2 * (cell as usize * side + d) as Lit));
+                let mut open = self.root_cell_open[cell as usize];
+                while open != 0 {
+                    let digit = open.trailing_zeros() as usize;
+                    open &= open - 1;
+                    out.push(2 * (cell as usize * side + digit) as Lit);
+                }
             }
             Reason::House(index) => {
                 let (house, digit) = (index as usize / side, index as usize % side);
-                out.extend((0..side).map(|at| 2 * self.house_var(house, at, digit) as Lit));
+                let mut open = self.root_house_open[index as usize];
+                while open != 0 {
+                    let at = open.trailing_zeros() as usize;
+                    open &= open - 1;
+                    out.push(2 * self.house_var(house, at, digit) as Lit);
+                }
             }
             _ => {}
         }
+    }
+
+    /// Takes the root's open sets as they are now; at the root only.
+    fn look_at_root(&mut self) {
+        self.root_cell_open.copy_from_slice(&self.cell_open);
+        self.root_house_open.copy_from_slice(&self.house_open);
     }
 
     /// After variable `var` became false: the naked and hidden singles it leaves, or the
@@ -429,7 +451,8 @@ impl Learner<'_, '_> {
             FALSE => false,
             _ => {
                 let var = (lit >> 1) as usize;
-                self.values[var] = if lit & 1 == 0 { TRUE } else { FALSE };
+                self.values[lit as usize] = TRUE;
+                self.values[lit as usize ^ 1] = FALSE;
                 self.level[var] = self.decision_level();
                 self.reason[var] = reason;
                 self.trail.push(lit);
@@ -463,8 +486,8 @@ impl Learner<'_, '_> {
                 self.activity[var] = start * 1e-3;
             }
         }
-        for var in 0..self.values.len() {
-            if self.values[var] == UNSET {
+        for var in 0..self.level.len() {
+            if self.values[2 * var] == UNSET {
                 self.heap.insert(var as u32, &self.activity);
             }
         }
@@ -579,6 +602,9 @@ impl Learner<'_, '_> {
 
     /// Visits the clauses watching `false_lit`, which has just become false.
     fn visit_watches(&mut self, false_lit: Lit) -> Conflict {
+        if self.watches[false_lit as usize].is_empty() {
+            return None;
+        }
         let mut watches = std::mem::take(&mut self.watches[false_lit as usize]);
         let mut kept = 0;
         let mut at = 0;
@@ -793,8 +819,8 @@ impl Learner<'_, '_> {
         for at in (start..self.trail.len()).rev() {
             let lit = self.trail[at];
             let var = (lit >> 1) as usize;
-            self.values[var] = UNSET;
-            self.reason[var] = Reason::None;
+            self.values[2 * var] = UNSET;
+            self.values[2 * var + 1] = UNSET;
             if lit & 1 == 1 {
                 self.reopen(var);
             }
@@ -830,7 +856,7 @@ impl Learner<'_, '_> {
         let mut grid = self.puzzle.clone().without_rules();
         for cell in 0..self.layout.cells {
             let digit = (0..self.side)
-                .find(|&d| self.values[cell * self.side + d] == TRUE)
+                .find(|&d| self.values[2 * (cell * self.side + d)] == TRUE)
                 .unwrap_or(0);
             grid.set(cell, digit as u8 + 1);
         }
@@ -841,6 +867,7 @@ impl Learner<'_, '_> {
         let mut restarts = 0u64;
         let mut conflicts_here = 0u64;
         let mut reduction_at = FIRST_REDUCTION;
+        self.look_at_root();
         loop {
             if let Some(conflict) = self.propagate() {
                 if self.decision_level() == 0 {
@@ -872,6 +899,7 @@ impl Learner<'_, '_> {
                 restarts += 1;
                 conflicts_here = 0;
                 self.backtrack(0);
+                self.look_at_root();
                 if self.learned > reduction_at {
                     self.reduce();
                     reduction_at += REDUCTION_GROWTH;
@@ -904,7 +932,7 @@ impl Learner<'_, '_> {
     /// The unassigned variable of highest activity, `None` when all are assigned.
     fn pick(&mut self) -> Option<u32> {
         while let Some(var) = self.heap.pop(&self.activity) {
-            if self.values[var as usize] == UNSET {
+            if self.values[2 * var as usize] == UNSET {
                 return Some(var);
             }
         }
