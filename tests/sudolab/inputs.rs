@@ -428,8 +428,8 @@ fn a_certificate_with_a_repeated_line_is_refused_with_its_line() {
     );
 }
 
-/// The first puzzle of `corpora/minimal-25x25.txt`, whose uniqueness `fast` proves only in
-/// minutes.
+/// The first puzzle of `corpora/minimal-25x25.txt`, whose uniqueness takes `fast` seconds of
+/// search: far past the budgets of the tests that use it.
 fn minimal_25x25() -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/minimal-25x25.txt");
     let text = std::fs::read_to_string(path).unwrap();

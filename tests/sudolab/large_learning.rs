@@ -32,5 +32,5 @@ fn fast_learning_decides_a_minimal_25x25_puzzle() {
     assert_eq!(solutions, [bundled.cells().to_vec()]);
     assert_eq!((outcome.found, outcome.verdict()), (1, Verdict::Unique));
     assert_eq!(outcome.stopped, None);
-    assert_eq!(outcome.stats.get(Counter::Nodes), Some(22_820));
+    assert_eq!(outcome.stats.get(Counter::Nodes), Some(17_086));
 }

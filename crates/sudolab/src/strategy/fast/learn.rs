@@ -38,8 +38,11 @@ use super::Tally;
 /// How many decisions pass between two looks at the clock and the cancel flag.
 const CLOCK_NODES: u64 = 16;
 
-/// Conflicts per unit of the Luby sequence of restarts.
-const RESTART_UNIT: u64 = 1_000;
+/// Conflicts per unit of the Luby sequence of restarts. Learned clauses are dropped only at
+/// restarts (see `reduce`), so the unit is also how long the clauses learned since the last
+/// reduction are kept: long units keep many, which costs time per node but on hard 25x25
+/// puzzles saves more in nodes (docs/benchmarks.md).
+const RESTART_UNIT: u64 = 10_000;
 
 /// Activities shrink by this factor after each conflict (the bump grows by its inverse).
 const ACTIVITY_DECAY: f64 = 0.95;
