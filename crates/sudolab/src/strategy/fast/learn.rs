@@ -38,9 +38,9 @@ use super::Tally;
 /// How many decisions pass between two looks at the clock and the cancel flag.
 const CLOCK_NODES: u64 = 16;
 
-/// Conflicts per unit of the Luby sequence of restarts. Learned clauses are dropped only at
-/// restarts (see `reduce`), so the unit is also how long the clauses learned since the last
-/// reduction are kept: long units keep many, which costs time per node but on hard 25x25
+/// Conflicts per unit of the Luby sequence of restarts. Learned clauses are dropped at restarts
+/// (see `reduce`; between them only past [`LEARNED_CAP`]), so the unit is also how long the
+/// clauses learned since the last reduction are kept: long units keep many, which costs time per node but on hard 25x25
 /// puzzles saves more in nodes (docs/benchmarks.md).
 const RESTART_UNIT: u64 = 10_000;
 
@@ -50,6 +50,10 @@ const ACTIVITY_DECAY: f64 = 0.95;
 /// Learned clauses kept before the first reduction, and how much the bound grows after each.
 const FIRST_REDUCTION: usize = 2_000;
 const REDUCTION_GROWTH: usize = 300;
+
+/// Learned clauses past which a reduction comes at once, between restarts: the restarts'
+/// units grow with the Luby sequence, and a search of hours would otherwise keep millions.
+const LEARNED_CAP: usize = 200_000;
 
 /// A literal: `2 * var` says "var holds", `2 * var + 1` says it does not. Variable
 /// `cell * side + d` is "cell holds digit d + 1".
@@ -220,6 +224,8 @@ struct Learner<'a, 't> {
     /// Per literal, the clauses to visit when it becomes false.
     watches: Vec<Vec<Watch>>,
     learned: usize,
+    /// [`LEARNED_CAP`], lowered by tests to reduce between restarts.
+    learned_cap: usize,
     seen: Vec<bool>,
     /// Buffers of [`Learner::redundant`], kept to spare their allocations.
     stack: Vec<usize>,
@@ -328,6 +334,7 @@ impl<'a, 't> Learner<'a, 't> {
             clauses: Vec::new(),
             watches: vec![Vec::new(); 2 * vars],
             learned: 0,
+            learned_cap: LEARNED_CAP,
             seen: vec![false; vars],
             stack: Vec::new(),
             antecedents: Vec::new(),
@@ -835,13 +842,21 @@ impl Learner<'_, '_> {
         self.levels.truncate(target as usize);
     }
 
-    /// Drops the learned clauses of highest LBD, half of those above 2 (at the root, where
-    /// no clause is the reason of an assignment that analysis would read).
+    /// Whether clause `index` is the reason of an assignment that stands: its first literal
+    /// is the one it implied, and stays first while it holds.
+    fn locked(&self, index: u32) -> bool {
+        let first = self.clauses[index as usize].lits[0];
+        self.value(first) == TRUE
+            && matches!(self.reason[(first >> 1) as usize], Reason::Clause(i) if i == index)
+    }
+
+    /// Drops the learned clauses of highest LBD, half of those above 2 that are not the
+    /// reason of an assignment that stands (analysis reads those).
     fn reduce(&mut self) {
         let mut candidates: Vec<u32> = (0..self.clauses.len() as u32)
             .filter(|&i| {
                 let clause = &self.clauses[i as usize];
-                clause.learned && !clause.deleted && clause.lbd > 2
+                clause.learned && !clause.deleted && clause.lbd > 2 && !self.locked(i)
             })
             .collect();
         // Highest LBD first, the older first among equals.
@@ -896,6 +911,9 @@ impl Learner<'_, '_> {
                 }
                 self.bump /= ACTIVITY_DECAY;
                 conflicts_here += 1;
+                if self.learned > self.learned_cap {
+                    self.reduce();
+                }
                 continue;
             }
             if conflicts_here >= luby(restarts) * RESTART_UNIT {
@@ -961,7 +979,7 @@ mod tests {
     use super::*;
     use crate::corpus::{Format, Reader};
     use crate::model::Shape;
-    use crate::strategy::{Limits, Outcome};
+    use crate::strategy::{Limits, Outcome, Verdict};
 
     fn puzzles(text: &str) -> Vec<Grid> {
         Reader::new(text.as_bytes(), Format::Line, None)
@@ -1118,6 +1136,34 @@ mod tests {
             assert_eq!(found, [solution.cells().to_vec()]);
         }
         assert!(clauses > 0, "no clause learned: nothing was checked");
+    }
+
+    /// Reductions between restarts (the learned clauses past a cap lowered to 20) spare the
+    /// clauses that are reasons: each minimal 16x16 puzzle, from its givens alone, is still
+    /// proven unique with its bundled solution, and clauses were dropped on the way.
+    #[test]
+    fn reducing_between_restarts_keeps_the_reasons() {
+        let text = include_str!("../../../../../corpora/minimal-16x16.txt");
+        let mut dropped = 0;
+        for record in Reader::new(text.as_bytes(), Format::Line, None) {
+            let record = record.unwrap();
+            let (puzzle, solution) = (record.puzzle, record.solution.unwrap());
+            let layout = Layout::of(puzzle.shape());
+            let limits = Limits::solutions(2);
+            let mut found = Vec::new();
+            let mut on_solution = |grid: &Grid| found.push(grid.cells().to_vec());
+            let mut tally = Tally::new(&limits, &mut on_solution);
+            tally.enter_node();
+            let mut learner = Learner::new(layout, &puzzle, &mut tally);
+            learner.learned_cap = 20;
+            assert!(learner.load(&givens_board(&puzzle, layout).unwrap()));
+            learner.run();
+            dropped += learner.clauses.iter().filter(|c| c.deleted).count();
+            let outcome = tally.outcome();
+            assert_eq!(found, [solution.cells().to_vec()]);
+            assert_eq!((outcome.found, outcome.verdict()), (1, Verdict::Unique));
+        }
+        assert!(dropped > 0, "no clause dropped: nothing was checked");
     }
 
     /// The node budget (the root and one per decision) stops the search and says so.
