@@ -22,7 +22,8 @@
 //! part in a conflict's analysis, decayed after each conflict) with its saved phase (the value
 //! it had when last unassigned; "placed" at first). Restarts follow the Luby sequence; when a
 //! restart finds too many learned clauses, the half with the highest LBD goes (those of LBD 2
-//! or less stay).
+//! or less stay), and so it does between restarts past a cap, sparing the clauses that are
+//! reasons.
 //!
 //! Counting stays exact: after a solution the clause that forbids it (no cell unplaced at the
 //! root keeps its digit) is added at the root and the search goes on, until the clauses are
@@ -40,8 +41,8 @@ const CLOCK_NODES: u64 = 16;
 
 /// Conflicts per unit of the Luby sequence of restarts. Learned clauses are dropped at restarts
 /// (see `reduce`; between them only past [`LEARNED_CAP`]), so the unit is also how long the
-/// clauses learned since the last reduction are kept: long units keep many, which costs time per node but on hard 25x25
-/// puzzles saves more in nodes (docs/benchmarks.md).
+/// clauses learned since the last reduction are kept: long units keep many, which costs time
+/// per node but on hard 25x25 puzzles saves more in nodes (docs/benchmarks.md).
 const RESTART_UNIT: u64 = 10_000;
 
 /// Activities shrink by this factor after each conflict (the bump grows by its inverse).
