@@ -1106,33 +1106,59 @@ mod tests {
         assert_eq!(decided, 8);
     }
 
+    /// The minimal 16x16 puzzles with their bundled solutions.
+    fn minimal_16x16() -> Vec<(Grid, Grid)> {
+        let text = include_str!("../../../../../corpora/minimal-16x16.txt");
+        Reader::new(text.as_bytes(), Format::Line, None)
+            .map(|record| {
+                let record = record.unwrap();
+                (record.puzzle, record.solution.unwrap())
+            })
+            .collect()
+    }
+
+    /// What the learner does from `puzzle`'s givens alone (so that the search meets
+    /// contradictions and learns), wanting `wanted` solutions and keeping at most `cap` learned
+    /// clauses between restarts: the solutions, the outcome, the learned clauses kept and how
+    /// many were dropped.
+    fn learn_from_givens(
+        puzzle: &Grid,
+        wanted: u64,
+        cap: usize,
+    ) -> (Vec<Vec<u8>>, Outcome, Vec<Vec<Lit>>, usize) {
+        let layout = Layout::of(puzzle.shape());
+        let limits = Limits::solutions(wanted);
+        let mut found = Vec::new();
+        let mut on_solution = |grid: &Grid| found.push(grid.cells().to_vec());
+        let mut tally = Tally::new(&limits, &mut on_solution);
+        tally.enter_node();
+        let mut learner = Learner::new(layout, puzzle, &mut tally);
+        learner.learned_cap = cap;
+        assert!(learner.load(&givens_board(puzzle, layout).unwrap()));
+        learner.run();
+        let kept = learner.clauses.iter().filter(|c| c.learned && !c.deleted);
+        let kept = kept.map(|c| c.lits.clone()).collect();
+        let dropped = learner.clauses.iter().filter(|c| c.deleted).count();
+        let outcome = tally.outcome();
+        (found, outcome, kept, dropped)
+    }
+
     /// Every clause learned while looking for the first solution is implied by the puzzle: the
-    /// bundled solution of each minimal 16x16 puzzle satisfies it, literal by literal (from the
-    /// givens alone, so that the search meets contradictions and learns).
+    /// bundled solution of each minimal 16x16 puzzle satisfies it, literal by literal.
     #[test]
     fn learned_clauses_hold_in_the_solution() {
-        let text = include_str!("../../../../../corpora/minimal-16x16.txt");
         let mut clauses = 0;
-        for record in Reader::new(text.as_bytes(), Format::Line, None) {
-            let record = record.unwrap();
-            let (puzzle, solution) = (record.puzzle, record.solution.unwrap());
-            let layout = Layout::of(puzzle.shape());
-            let side = layout.side;
-            let limits = Limits::solutions(1);
-            let mut found = Vec::new();
-            let mut on_solution = |grid: &Grid| found.push(grid.cells().to_vec());
-            let mut tally = Tally::new(&limits, &mut on_solution);
-            let mut learner = Learner::new(layout, &puzzle, &mut tally);
-            assert!(learner.load(&givens_board(&puzzle, layout).unwrap()));
-            learner.run();
-            for clause in learner.clauses.iter().filter(|c| c.learned && !c.deleted) {
+        for (puzzle, solution) in minimal_16x16() {
+            let side = puzzle.shape().side();
+            let (found, _, kept, _) = learn_from_givens(&puzzle, 1, LEARNED_CAP);
+            for clause in kept {
                 clauses += 1;
-                let holds = clause.lits.iter().any(|&lit| {
+                let holds = clause.iter().any(|&lit| {
                     let var = (lit >> 1) as usize;
                     let placed = solution.get(var / side) as usize == var % side + 1;
                     placed == (lit & 1 == 0)
                 });
-                assert!(holds, "{clause:?} fails the solution", clause = clause.lits);
+                assert!(holds, "{clause:?} fails the solution");
             }
             assert_eq!(found, [solution.cells().to_vec()]);
         }
@@ -1144,23 +1170,10 @@ mod tests {
     /// proven unique with its bundled solution, and clauses were dropped on the way.
     #[test]
     fn reducing_between_restarts_keeps_the_reasons() {
-        let text = include_str!("../../../../../corpora/minimal-16x16.txt");
         let mut dropped = 0;
-        for record in Reader::new(text.as_bytes(), Format::Line, None) {
-            let record = record.unwrap();
-            let (puzzle, solution) = (record.puzzle, record.solution.unwrap());
-            let layout = Layout::of(puzzle.shape());
-            let limits = Limits::solutions(2);
-            let mut found = Vec::new();
-            let mut on_solution = |grid: &Grid| found.push(grid.cells().to_vec());
-            let mut tally = Tally::new(&limits, &mut on_solution);
-            tally.enter_node();
-            let mut learner = Learner::new(layout, &puzzle, &mut tally);
-            learner.learned_cap = 20;
-            assert!(learner.load(&givens_board(&puzzle, layout).unwrap()));
-            learner.run();
-            dropped += learner.clauses.iter().filter(|c| c.deleted).count();
-            let outcome = tally.outcome();
+        for (puzzle, solution) in minimal_16x16() {
+            let (found, outcome, _, gone) = learn_from_givens(&puzzle, 2, 20);
+            dropped += gone;
             assert_eq!(found, [solution.cells().to_vec()]);
             assert_eq!((outcome.found, outcome.verdict()), (1, Verdict::Unique));
         }
