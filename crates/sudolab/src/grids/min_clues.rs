@@ -537,8 +537,9 @@ fn pack(
 
 /// Calls `visit` on each of the first `budget` sets of `sets` whose bits are set in `unhit`
 /// (a bit-vector over their indices), in order, until it breaks: the window of un-hit sets a
-/// survey looks at, or all of them with a `budget` of `usize::MAX`. Internal iteration, so that the callers' loops compile as if written out
-/// (an `Iterator` did not; docs/benchmarks.md).
+/// survey looks at, or all of them with a `budget` of `usize::MAX`. Internal iteration, so
+/// that the callers' loops compile as if written out (an `Iterator` did not;
+/// docs/benchmarks.md).
 #[inline]
 fn each_in_window<B>(
     unhit: &[u64],

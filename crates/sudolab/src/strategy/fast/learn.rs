@@ -227,6 +227,10 @@ struct Learner<'a, 't> {
     learned: usize,
     /// [`LEARNED_CAP`], lowered by tests to reduce between restarts.
     learned_cap: usize,
+    /// Learned clauses past which the next reduction between restarts comes: the cap, or
+    /// above it when a reduction left more (clauses of LBD 2 or less, and reasons, stay), so
+    /// that reductions cannot follow every conflict.
+    reduce_above: usize,
     seen: Vec<bool>,
     /// Buffers of [`Learner::redundant`], kept to spare their allocations.
     stack: Vec<usize>,
@@ -336,6 +340,7 @@ impl<'a, 't> Learner<'a, 't> {
             watches: vec![Vec::new(); 2 * vars],
             learned: 0,
             learned_cap: LEARNED_CAP,
+            reduce_above: LEARNED_CAP,
             seen: vec![false; vars],
             stack: Vec::new(),
             antecedents: Vec::new(),
@@ -498,7 +503,7 @@ impl Learner<'_, '_> {
             }
         }
         for var in 0..self.level.len() {
-            if self.values[2 * var] == UNSET {
+            if self.value(2 * var as Lit) == UNSET {
                 self.heap.insert(var as u32, &self.activity);
             }
         }
@@ -912,8 +917,9 @@ impl Learner<'_, '_> {
                 }
                 self.bump /= ACTIVITY_DECAY;
                 conflicts_here += 1;
-                if self.learned > self.learned_cap {
+                if self.learned > self.reduce_above {
                     self.reduce();
+                    self.reduce_above = self.learned_cap.max(self.learned + self.learned_cap / 4);
                 }
                 continue;
             }
@@ -954,7 +960,7 @@ impl Learner<'_, '_> {
     /// The unassigned variable of highest activity, `None` when all are assigned.
     fn pick(&mut self) -> Option<u32> {
         while let Some(var) = self.heap.pop(&self.activity) {
-            if self.values[2 * var as usize] == UNSET {
+            if self.value(2 * var) == UNSET {
                 return Some(var);
             }
         }
@@ -1133,7 +1139,7 @@ mod tests {
         let mut tally = Tally::new(&limits, &mut on_solution);
         tally.enter_node();
         let mut learner = Learner::new(layout, puzzle, &mut tally);
-        learner.learned_cap = cap;
+        (learner.learned_cap, learner.reduce_above) = (cap, cap);
         assert!(learner.load(&givens_board(puzzle, layout).unwrap()));
         learner.run();
         let kept = learner.clauses.iter().filter(|c| c.learned && !c.deleted);
